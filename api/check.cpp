@@ -1,0 +1,85 @@
+#include "api/check.hpp"
+
+#include "api/state.hpp"
+
+namespace strata::api {
+
+std::string describe_comm(MPI_Comm handle) {
+  if (handle == MPI_COMM_NULL) return "MPI_COMM_NULL";
+  const comm::Communicator* c = comms().get(handle);
+  return c ? c->name.empty() ? "communicator " + std::to_string(handle) : c->name
+           : "invalid communicator handle " + std::to_string(handle);
+}
+
+Check::Check(const char* call, MPI_Comm comm) : call_(call), comm_(comm) {
+  if (state().phase == Phase::Before) fail(MPI_ERR_OTHER, "called before MPI_Init");
+  if (state().phase == Phase::After) fail(MPI_ERR_OTHER, "called after MPI_Finalize");
+}
+
+Check& Check::fail(int error_class, const std::string& message) {
+  if (status_.ok()) status_ = error(error_class, message);
+  return *this;
+}
+
+Check& Check::comm(MPI_Comm handle, comm::Communicator*& out) {
+  if (!ok()) return *this;
+  out = comms().get(handle);
+  if (out == nullptr) fail(MPI_ERR_COMM, describe_comm(handle) + " is not a valid communicator");
+  return *this;
+}
+
+Check& Check::count(int count) {
+  if (ok() && count < 0) fail(MPI_ERR_COUNT, "negative count " + std::to_string(count));
+  return *this;
+}
+
+Check& Check::type(MPI_Datatype handle, const datatype::Datatype*& out) {
+  if (!ok()) return *this;
+  out = datatype_of(handle);
+  if (out == nullptr)
+    fail(MPI_ERR_TYPE, handle == MPI_DATATYPE_NULL ? std::string("datatype is MPI_DATATYPE_NULL")
+                                                   : "invalid datatype handle " + std::to_string(handle));
+  return *this;
+}
+
+Check& Check::buffer(const void* buf, int count, const datatype::Datatype* type) {
+  if (ok() && buf == nullptr && count > 0 && type->size > 0)
+    fail(MPI_ERR_BUFFER, "NULL buffer with count " + std::to_string(count));
+  return *this;
+}
+
+static std::string rank_range(const comm::Communicator& c) {
+  return " (" + (c.name.empty() ? std::string("the communicator") : c.name) + " has " + std::to_string(c.size) +
+         " ranks)";
+}
+
+Check& Check::dest(int rank, const comm::Communicator& c) {
+  if (ok() && rank != MPI_PROC_NULL && (rank < 0 || rank >= c.size))
+    fail(MPI_ERR_RANK, "invalid rank " + std::to_string(rank) + rank_range(c));
+  return *this;
+}
+
+Check& Check::source(int rank, const comm::Communicator& c) {
+  if (ok() && rank != MPI_ANY_SOURCE && rank != MPI_PROC_NULL && (rank < 0 || rank >= c.size))
+    fail(MPI_ERR_RANK, "invalid source rank " + std::to_string(rank) + rank_range(c));
+  return *this;
+}
+
+Check& Check::send_tag(int tag) {
+  if (ok() && (tag < 0 || tag > kTagUpperBound))
+    fail(MPI_ERR_TAG, "invalid tag " + std::to_string(tag) + " (must be 0..MPI_TAG_UB)");
+  return *this;
+}
+
+Check& Check::recv_tag(int tag) {
+  if (ok() && tag != MPI_ANY_TAG && (tag < 0 || tag > kTagUpperBound))
+    fail(MPI_ERR_TAG, "invalid tag " + std::to_string(tag) + " (must be 0..MPI_TAG_UB or MPI_ANY_TAG)");
+  return *this;
+}
+
+Check& Check::not_null(const void* pointer, const char* what) {
+  if (ok() && pointer == nullptr) fail(MPI_ERR_ARG, std::string(what) + " is NULL");
+  return *this;
+}
+
+}  // namespace strata::api

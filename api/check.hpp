@@ -1,0 +1,41 @@
+// Argument checks shared by the entry points. A Check records the first failure and skips later checks, so a call
+// reads as one chain and reports the first bad argument:
+//   Check check("MPI_Send", comm);
+//   check.comm(comm, c).count(count).type(datatype, t).buffer(buf, count, t).dest(dest, *c).send_tag(tag);
+//   if (!check.ok()) return check.raise();
+#pragma once
+#include <string>
+
+#include "api/errors.hpp"
+#include "api/handles.hpp"
+
+namespace strata::api {
+
+constexpr int kTagUpperBound = 0x7fffffff;  // MPI_TAG_UB
+
+class Check {
+ public:
+  Check(const char* call, MPI_Comm comm = MPI_COMM_SELF);  // also checks MPI is initialised and not finalised
+  bool ok() const { return status_.ok(); }
+  int raise() const { return api::raise(call_, comm_, status_); }
+  Check& fail(int error_class, const std::string& message);
+
+  Check& comm(MPI_Comm handle, comm::Communicator*& out);
+  Check& count(int count);
+  Check& type(MPI_Datatype handle, const datatype::Datatype*& out);
+  Check& buffer(const void* buf, int count, const datatype::Datatype* type);
+  Check& dest(int rank, const comm::Communicator& c);    // a rank of c or MPI_PROC_NULL
+  Check& source(int rank, const comm::Communicator& c);  // also MPI_ANY_SOURCE
+  Check& send_tag(int tag);
+  Check& recv_tag(int tag);                              // also MPI_ANY_TAG
+  Check& not_null(const void* pointer, const char* what);
+
+ private:
+  const char* call_;
+  MPI_Comm comm_;
+  Status status_;
+};
+
+std::string describe_comm(MPI_Comm handle);
+
+}  // namespace strata::api

@@ -1,0 +1,33 @@
+#include "api/handles.hpp"
+
+#include "datatype/predefined.hpp"
+
+namespace strata::api {
+
+static_assert(index_of(MPI_CXX_LONG_DOUBLE_COMPLEX) == datatype::kCxxLongDoubleComplex);
+static_assert(index_of(MPI_INT) == datatype::kInt && index_of(MPI_2INT) == datatype::k2Int);
+static_assert(MPI_ANY_SOURCE == transport::kAnySource && MPI_ANY_TAG == transport::kAnyTag);
+
+HandleTable<comm::Communicator>& comms() {
+  static HandleTable<comm::Communicator> table(STRATA_KIND_COMM);
+  return table;
+}
+
+HandleTable<ApiRequest>& requests() {
+  static HandleTable<ApiRequest> table(STRATA_KIND_REQUEST);
+  return table;
+}
+
+HandleTable<transport::Unexpected>& messages() {
+  static HandleTable<transport::Unexpected> table(STRATA_KIND_MESSAGE);
+  static bool reserved = (table.put(index_of(MPI_MESSAGE_NO_PROC), nullptr), true);  // never handed out
+  (void)reserved;
+  return table;
+}
+
+const datatype::Datatype* datatype_of(MPI_Datatype handle) {
+  if (kind_of(handle) != STRATA_KIND_DATATYPE) return nullptr;
+  return datatype::predefined(index_of(handle));
+}
+
+}  // namespace strata::api

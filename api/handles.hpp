@@ -1,0 +1,67 @@
+// Handle tables. A handle is (kind << 26) | index (see mpi.h); index 0 is the kind's null handle. Tables hand out
+// the lowest free index, so a freed handle's index is reused.
+#pragma once
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "api/pmpi.hpp"
+#include "comm/communicator.hpp"
+#include "datatype/datatype.hpp"
+#include "transport/matching.hpp"
+#include "transport/request.hpp"
+
+namespace strata::api {
+
+constexpr int kIndexBits = 26;
+constexpr int kind_of(int handle) { return (handle >> kIndexBits) & 0xf; }
+constexpr int index_of(int handle) { return handle & ((1 << kIndexBits) - 1); }
+
+template <class T>
+class HandleTable {
+ public:
+  explicit HandleTable(int kind) : kind_(kind), slots_(1) {}  // slot 0: the null handle
+  int add(T* object) {
+    if (free_.empty()) {
+      slots_.push_back(object);
+      return STRATA_HANDLE(kind_, static_cast<int>(slots_.size() - 1));
+    }
+    int index = free_.back();
+    free_.pop_back();
+    slots_[index] = object;
+    return STRATA_HANDLE(kind_, index);
+  }
+  void put(int index, T* object) {  // predefined objects at fixed indices
+    if (static_cast<int>(slots_.size()) <= index) slots_.resize(index + 1);
+    slots_[index] = object;
+  }
+  T* get(int handle) const {
+    if (kind_of(handle) != kind_ || handle < 0) return nullptr;
+    int i = index_of(handle);
+    return i < static_cast<int>(slots_.size()) ? slots_[i] : nullptr;
+  }
+  void remove(int handle) {
+    slots_[index_of(handle)] = nullptr;
+    free_.push_back(index_of(handle));
+  }
+
+ private:
+  int kind_;
+  std::vector<T*> slots_;
+  std::vector<int> free_;
+};
+
+// A point-to-point request as the API sees it: the transport request plus what only the API needs.
+struct ApiRequest : transport::Request {
+  bool proc_null = false;    // to or from MPI_PROC_NULL: completes at once
+  bool active = false;       // started and not yet returned by a Wait/Test (the standard's "active")
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+HandleTable<comm::Communicator>& comms();
+HandleTable<ApiRequest>& requests();
+HandleTable<transport::Unexpected>& messages();
+
+const datatype::Datatype* datatype_of(MPI_Datatype handle);
+
+}  // namespace strata::api

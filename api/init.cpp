@@ -1,0 +1,148 @@
+// Environment management (MPI-4.0 chapter 11): init, finalize, abort, versions, processor name, threads.
+#include <rdma/fabric.h>
+#include <pmix.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "api/check.hpp"
+#include "api/state.hpp"
+#include "runtime/clock.hpp"
+#include "transport/engine.hpp"
+
+using namespace strata;
+using namespace strata::api;
+
+namespace {
+
+comm::Communicator g_world, g_self;
+
+int copy_string(const std::string& s, char* out, int max, int* resultlen) {
+  const int n = std::min<int>(static_cast<int>(s.size()), max - 1);
+  std::memcpy(out, s.data(), n);
+  out[n] = '\0';
+  *resultlen = n;
+  return MPI_SUCCESS;
+}
+
+int initialize(const char* call, int required, int* provided) {
+  State& st = state();
+  if (st.phase != Phase::Before)
+    return raise(call, MPI_COMM_WORLD, MPI_ERR_OTHER,
+                 st.phase == Phase::Running ? "MPI is already initialized" : "called after MPI_Finalize");
+  if (Status s = runtime::bootstrap_init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
+  if (Status s = transport::engine().init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
+  g_world = comm::make_world(st.world);
+  g_self = comm::make_self(st.world);
+  g_world.errhandler = g_self.errhandler = MPI_ERRORS_ARE_FATAL;
+  comms().put(index_of(MPI_COMM_WORLD), &g_world);
+  comms().put(index_of(MPI_COMM_SELF), &g_self);
+  // Calls are serialized by the application at most: MPI_THREAD_MULTIPLE is not offered.
+  st.thread_level = std::min(required, MPI_THREAD_SERIALIZED);
+  if (st.thread_level < MPI_THREAD_SINGLE) st.thread_level = MPI_THREAD_SINGLE;
+  if (provided) *provided = st.thread_level;
+  st.main_thread = std::this_thread::get_id();
+  st.phase = Phase::Running;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Init)
+extern "C" int PMPI_Init(int*, char***) { return initialize("MPI_Init", MPI_THREAD_SINGLE, nullptr); }
+
+STRATA_PMPI(Init_thread)
+extern "C" int PMPI_Init_thread(int*, char***, int required, int* provided) {
+  if (provided == nullptr) return raise("MPI_Init_thread", MPI_COMM_NULL, MPI_ERR_ARG, "provided is NULL");
+  return initialize("MPI_Init_thread", required, provided);
+}
+
+STRATA_PMPI(Finalize)
+extern "C" int PMPI_Finalize(void) {
+  Check check("MPI_Finalize", MPI_COMM_WORLD);
+  if (!check.ok()) return check.raise();
+  Status s = transport::engine().finalize();
+  runtime::bootstrap_finalize();
+  comms().put(index_of(MPI_COMM_WORLD), nullptr);
+  comms().put(index_of(MPI_COMM_SELF), nullptr);
+  state().phase = Phase::After;
+  return s.ok() ? MPI_SUCCESS : raise("MPI_Finalize", MPI_COMM_NULL, s);
+}
+
+// Allowed before MPI_Init and after MPI_Finalize (MPI-4.0 section 11.2.1).
+STRATA_PMPI(Initialized)
+extern "C" int PMPI_Initialized(int* flag) {
+  if (flag == nullptr) return raise("MPI_Initialized", MPI_COMM_NULL, MPI_ERR_ARG, "flag is NULL");
+  *flag = state().phase != Phase::Before;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Finalized)
+extern "C" int PMPI_Finalized(int* flag) {
+  if (flag == nullptr) return raise("MPI_Finalized", MPI_COMM_NULL, MPI_ERR_ARG, "flag is NULL");
+  *flag = state().phase == Phase::After;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Abort)
+extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) {
+  const State& st = state();
+  std::fprintf(stderr, "Strata: MPI_Abort(%s, %d) called on rank %d\n", describe_comm(comm).c_str(), errorcode,
+               st.world.rank);
+  std::fflush(stderr);
+  std::fflush(stdout);
+  runtime::abort_job(errorcode, "MPI_Abort called");
+}
+
+STRATA_PMPI(Wtime)
+extern "C" double PMPI_Wtime(void) { return runtime::wtime(); }
+
+STRATA_PMPI(Wtick)
+extern "C" double PMPI_Wtick(void) { return runtime::wtick(); }
+
+STRATA_PMPI(Get_version)
+extern "C" int PMPI_Get_version(int* version, int* subversion) {
+  if (version == nullptr || subversion == nullptr)
+    return raise("MPI_Get_version", MPI_COMM_NULL, MPI_ERR_ARG, "version or subversion is NULL");
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Get_library_version)
+extern "C" int PMPI_Get_library_version(char* version, int* resultlen) {
+  if (version == nullptr || resultlen == nullptr)
+    return raise("MPI_Get_library_version", MPI_COMM_NULL, MPI_ERR_ARG, "version or resultlen is NULL");
+  const uint32_t fi = fi_version();
+  const std::string text = "Strata " STRATA_VERSION " (MPI " + std::to_string(MPI_VERSION) + "." +
+                           std::to_string(MPI_SUBVERSION) + "; libfabric " + std::to_string(FI_MAJOR(fi)) + "." +
+                           std::to_string(FI_MINOR(fi)) + ", " + PMIx_Get_version() + ")";
+  return copy_string(text, version, MPI_MAX_LIBRARY_VERSION_STRING, resultlen);
+}
+
+STRATA_PMPI(Get_processor_name)
+extern "C" int PMPI_Get_processor_name(char* name, int* resultlen) {
+  Check check("MPI_Get_processor_name");
+  check.not_null(name, "name").not_null(resultlen, "resultlen");
+  if (!check.ok()) return check.raise();
+  return copy_string(state().world.hostname, name, MPI_MAX_PROCESSOR_NAME, resultlen);
+}
+
+STRATA_PMPI(Query_thread)
+extern "C" int PMPI_Query_thread(int* provided) {
+  Check check("MPI_Query_thread");
+  check.not_null(provided, "provided");
+  if (!check.ok()) return check.raise();
+  *provided = state().thread_level;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Is_thread_main)
+extern "C" int PMPI_Is_thread_main(int* flag) {
+  Check check("MPI_Is_thread_main");
+  check.not_null(flag, "flag");
+  if (!check.ok()) return check.raise();
+  *flag = std::this_thread::get_id() == state().main_thread;
+  return MPI_SUCCESS;
+}

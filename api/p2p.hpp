@@ -1,0 +1,41 @@
+// What the point-to-point entry points share: building, starting and finishing requests, and MPI_Status.
+#pragma once
+#include "api/check.hpp"
+#include "transport/engine.hpp"
+
+namespace strata::api {
+
+struct Operation {  // the validated arguments of one send or receive
+  void* buf;
+  int count;
+  const datatype::Datatype* type;
+  int rank;  // destination or source, in the communicator
+  int tag;
+  comm::Communicator* comm;
+  MPI_Comm handle;
+};
+
+void prepare_send(ApiRequest& r, const Operation& op, transport::SendMode mode);
+void prepare_recv(ApiRequest& r, const Operation& op);
+void start(ApiRequest& r);  // MPI_PROC_NULL completes at once
+void wait(ApiRequest& r);
+
+// Validates a send's or a receive's arguments; `op` is filled when the check passes.
+Check& check_send(Check& check, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  Operation& op);
+Check& check_recv(Check& check, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  Operation& op);
+
+// Status of a completed request, or the standard's empty status (MPI-4.0 section 3.7.3).
+void write_status(const ApiRequest& r, MPI_Status* status);
+void write_status(const transport::RecvStatus& s, MPI_Status* status);
+void write_empty_status(MPI_Status* status);
+void write_proc_null_status(MPI_Status* status);
+
+// The error (if any) of a completed request, raised on its communicator.
+int request_error(const char* call, const ApiRequest& r);
+
+// Registers a heap request and returns its handle.
+MPI_Request add_request(ApiRequest* r);
+
+}  // namespace strata::api

@@ -1,0 +1,96 @@
+// Receives, and the combined send-receive calls (MPI-4.0 sections 3.2.4, 3.7, 3.9, 3.10).
+#include <vector>
+
+#include "api/p2p.hpp"
+
+using namespace strata;
+using namespace strata::api;
+
+namespace {
+
+int make_recv(const char* call, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request* request, bool persistent) {
+  Operation op;
+  Check check(call, comm);
+  check_recv(check, buf, count, type, source, tag, comm, op).not_null(request, "request");
+  if (!check.ok()) return check.raise();
+  auto* r = new ApiRequest;
+  prepare_recv(*r, op);
+  r->persistent = persistent;
+  if (!persistent) start(*r);
+  *request = add_request(r);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Recv)
+extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                         MPI_Status* status) {
+  Operation op;
+  Check check("MPI_Recv", comm);
+  if (!check_recv(check, buf, count, type, source, tag, comm, op).ok()) return check.raise();
+  ApiRequest r;
+  prepare_recv(r, op);
+  start(r);
+  wait(r);
+  write_status(r, status);
+  return request_error("MPI_Recv", r);
+}
+
+STRATA_PMPI(Irecv)
+extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                          MPI_Request* request) {
+  return make_recv("MPI_Irecv", buf, count, type, source, tag, comm, request, false);
+}
+
+STRATA_PMPI(Recv_init)
+extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                              MPI_Request* request) {
+  return make_recv("MPI_Recv_init", buf, count, type, source, tag, comm, request, true);
+}
+
+STRATA_PMPI(Sendrecv)
+extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                             MPI_Comm comm, MPI_Status* status) {
+  Operation send_op, recv_op;
+  Check check("MPI_Sendrecv", comm);
+  check_send(check, sendbuf, sendcount, sendtype, dest, sendtag, comm, send_op);
+  check_recv(check, recvbuf, recvcount, recvtype, source, recvtag, comm, recv_op);
+  if (!check.ok()) return check.raise();
+  ApiRequest recv, send;
+  prepare_recv(recv, recv_op);
+  prepare_send(send, send_op, transport::SendMode::Standard);
+  start(recv);  // posted first, so a send to ourselves finds it
+  start(send);
+  wait(send);
+  wait(recv);
+  write_status(recv, status);
+  return request_error("MPI_Sendrecv", recv);
+}
+
+STRATA_PMPI(Sendrecv_replace)
+extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
+                                     int recvtag, MPI_Comm comm, MPI_Status* status) {
+  Operation send_op, recv_op;
+  Check check("MPI_Sendrecv_replace", comm);
+  check_send(check, buf, count, type, dest, sendtag, comm, send_op);
+  check_recv(check, buf, count, type, source, recvtag, comm, recv_op);
+  if (!check.ok()) return check.raise();
+  // The outgoing data is packed first, so the incoming message may overwrite the buffer.
+  std::vector<char> outgoing(datatype::wire_bytes(*send_op.type, static_cast<std::size_t>(count)));
+  if (!outgoing.empty()) datatype::pack(buf, static_cast<std::size_t>(count), *send_op.type, outgoing.data());
+  send_op.buf = outgoing.data();
+  send_op.type = datatype_of(MPI_BYTE);
+  send_op.count = static_cast<int>(outgoing.size());
+  ApiRequest recv, send;
+  prepare_recv(recv, recv_op);
+  prepare_send(send, send_op, transport::SendMode::Standard);
+  start(recv);
+  start(send);
+  wait(send);
+  wait(recv);
+  write_status(recv, status);
+  return request_error("MPI_Sendrecv_replace", recv);
+}

@@ -1,0 +1,334 @@
+// Request completion (MPI-4.0 sections 3.7.3-3.7.5, 3.8.4, 3.9): Wait/Test and their any/all/some forms, Start,
+// Request_free, Request_get_status, Cancel, Get_count.
+//
+// A request handle is null, inactive (a persistent request not started, or already returned by a Wait/Test), or
+// active. Waiting on null or inactive requests returns at once with an empty status.
+#include <algorithm>
+#include <vector>
+
+#include "api/p2p.hpp"
+#include "runtime/progress.hpp"
+
+using namespace strata;
+using namespace strata::api;
+
+namespace {
+
+// Looks up a handle that may be MPI_REQUEST_NULL; false (with the check failed) when it is garbage.
+bool lookup(Check& check, MPI_Request handle, ApiRequest*& r) {
+  r = nullptr;
+  if (!check.ok() || handle == MPI_REQUEST_NULL) return check.ok();
+  r = requests().get(handle);
+  if (r == nullptr) check.fail(MPI_ERR_REQUEST, "invalid request handle " + std::to_string(handle));
+  return check.ok();
+}
+
+Check& check_array(Check& check, int count, const MPI_Request* array, std::vector<ApiRequest*>& out) {
+  if (count < 0) return check.fail(MPI_ERR_COUNT, "negative count " + std::to_string(count));
+  if (count > 0) check.not_null(array, "array_of_requests");
+  out.assign(count, nullptr);
+  for (int i = 0; i < count && check.ok(); ++i) lookup(check, array[i], out[i]);
+  return check;
+}
+
+bool pending(const ApiRequest* r) { return r != nullptr && r->active; }
+bool done(const ApiRequest* r) { return pending(r) && r->complete; }
+
+// Returns a completed request to the user: its status, its error, and its release (non-persistent ones).
+int retire(const char* call, MPI_Request* handle, ApiRequest* r, MPI_Status* status) {
+  write_status(*r, status);
+  int rc = request_error(call, *r);
+  r->active = false;
+  if (!r->persistent) {
+    requests().remove(*handle);
+    delete r;
+    *handle = MPI_REQUEST_NULL;
+  }
+  return rc;
+}
+
+MPI_Status* status_at(MPI_Status* statuses, int i) {
+  return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+// For the calls that return several statuses: per-request errors go into the statuses (MPI_ERR_IN_STATUS).
+int retire_into(const char* call, MPI_Request* handles, const std::vector<ApiRequest*>& rs, int i,
+                MPI_Status* statuses, bool& failed) {
+  MPI_Status* st = status_at(statuses, i);
+  const bool error = rs[i]->status.error != 0;
+  MPI_Comm comm = rs[i]->comm;
+  int rc = retire(call, &handles[i], rs[i], st);
+  if (error) {
+    failed = true;
+    if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = rc;
+  } else if (st != MPI_STATUS_IGNORE) {
+    st->MPI_ERROR = MPI_SUCCESS;
+  }
+  (void)comm;
+  return rc;
+}
+
+}  // namespace
+
+STRATA_PMPI(Start)
+extern "C" int PMPI_Start(MPI_Request* request) {
+  Check check("MPI_Start");
+  ApiRequest* r = nullptr;
+  check.not_null(request, "request");
+  if (check.ok() && lookup(check, *request, r) && r == nullptr) check.fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  if (check.ok() && !r->persistent) check.fail(MPI_ERR_REQUEST, "request is not persistent");
+  if (check.ok() && r->active) check.fail(MPI_ERR_REQUEST, "request is already active");
+  if (!check.ok()) return check.raise();
+  start(*r);
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Startall)
+extern "C" int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
+  Check check("MPI_Startall");
+  std::vector<ApiRequest*> rs;
+  check_array(check, count, array_of_requests, rs);
+  for (int i = 0; i < count && check.ok(); ++i) {
+    if (rs[i] == nullptr || !rs[i]->persistent)
+      check.fail(MPI_ERR_REQUEST, "request " + std::to_string(i) + " is not a persistent request");
+    else if (rs[i]->active)
+      check.fail(MPI_ERR_REQUEST, "request " + std::to_string(i) + " is already active");
+  }
+  if (!check.ok()) return check.raise();
+  for (ApiRequest* r : rs) start(*r);
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Wait)
+extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
+  Check check("MPI_Wait");
+  ApiRequest* r = nullptr;
+  check.not_null(request, "request");
+  if (check.ok()) lookup(check, *request, r);
+  if (!check.ok()) return check.raise();
+  if (!pending(r)) {
+    write_empty_status(status);
+    return MPI_SUCCESS;
+  }
+  wait(*r);
+  return retire("MPI_Wait", request, r, status);
+}
+
+STRATA_PMPI(Test)
+extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  Check check("MPI_Test");
+  ApiRequest* r = nullptr;
+  check.not_null(request, "request").not_null(flag, "flag");
+  if (check.ok()) lookup(check, *request, r);
+  if (!check.ok()) return check.raise();
+  if (!pending(r)) {
+    *flag = 1;
+    write_empty_status(status);
+    return MPI_SUCCESS;
+  }
+  if (!r->complete) runtime::progress();
+  *flag = r->complete;
+  return *flag ? retire("MPI_Test", request, r, status) : MPI_SUCCESS;
+}
+
+STRATA_PMPI(Waitall)
+extern "C" int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
+  Check check("MPI_Waitall");
+  std::vector<ApiRequest*> rs;
+  if (!check_array(check, count, array_of_requests, rs).ok()) return check.raise();
+  runtime::wait_until([&] {
+    for (ApiRequest* r : rs)
+      if (pending(r) && !r->complete) return false;
+    return true;
+  });
+  bool failed = false;
+  for (int i = 0; i < count; ++i) {
+    if (pending(rs[i])) {
+      retire_into("MPI_Waitall", array_of_requests, rs, i, array_of_statuses, failed);
+    } else if (MPI_Status* st = status_at(array_of_statuses, i); st != MPI_STATUS_IGNORE) {
+      write_empty_status(st);
+      st->MPI_ERROR = MPI_SUCCESS;
+    }
+  }
+  return failed ? raise("MPI_Waitall", MPI_COMM_SELF, MPI_ERR_IN_STATUS, "a request failed; see the statuses")
+                : MPI_SUCCESS;
+}
+
+STRATA_PMPI(Testall)
+extern "C" int PMPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Status array_of_statuses[]) {
+  Check check("MPI_Testall");
+  std::vector<ApiRequest*> rs;
+  if (!check_array(check, count, array_of_requests, rs).not_null(flag, "flag").ok()) return check.raise();
+  runtime::progress();
+  *flag = 1;
+  for (ApiRequest* r : rs)
+    if (pending(r) && !r->complete) *flag = 0;
+  if (!*flag) return MPI_SUCCESS;
+  bool failed = false;
+  for (int i = 0; i < count; ++i) {
+    if (pending(rs[i]))
+      retire_into("MPI_Testall", array_of_requests, rs, i, array_of_statuses, failed);
+    else if (MPI_Status* st = status_at(array_of_statuses, i); st != MPI_STATUS_IGNORE)
+      write_empty_status(st);
+  }
+  return failed ? raise("MPI_Testall", MPI_COMM_SELF, MPI_ERR_IN_STATUS, "a request failed; see the statuses")
+                : MPI_SUCCESS;
+}
+
+namespace {
+
+int complete_any(const char* call, int count, MPI_Request* handles, int* index, int* flag, MPI_Status* status, bool block) {
+  Check check(call);
+  std::vector<ApiRequest*> rs;
+  check_array(check, count, handles, rs).not_null(index, "index");
+  if (!check.ok()) return check.raise();
+  auto first_done = [&] {
+    for (int i = 0; i < count; ++i)
+      if (done(rs[i])) return i;
+    return -1;
+  };
+  if (std::none_of(rs.begin(), rs.end(), pending)) {  // nothing active: MPI_UNDEFINED and an empty status
+    *index = MPI_UNDEFINED;
+    if (flag) *flag = 1;
+    write_empty_status(status);
+    return MPI_SUCCESS;
+  }
+  int i = first_done();
+  if (i < 0 && block) runtime::wait_until([&] { return (i = first_done()) >= 0; });
+  if (i < 0) {
+    runtime::progress();
+    i = first_done();
+  }
+  if (flag) *flag = i >= 0;
+  if (i < 0) {
+    *index = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+  }
+  *index = i;
+  return retire(call, &handles[i], rs[i], status);
+}
+
+int complete_some(const char* call, int count, MPI_Request* handles, int* outcount, int* indices, MPI_Status* statuses,
+            bool block) {
+  Check check(call);
+  std::vector<ApiRequest*> rs;
+  check_array(check, count, handles, rs).not_null(outcount, "outcount");
+  if (count > 0) check.not_null(indices, "array_of_indices");
+  if (!check.ok()) return check.raise();
+  if (std::none_of(rs.begin(), rs.end(), pending)) {
+    *outcount = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+  }
+  auto any_done = [&] { return std::any_of(rs.begin(), rs.end(), done); };
+  if (block)
+    runtime::wait_until(any_done);
+  else if (!any_done())
+    runtime::progress();
+  int n = 0;
+  bool failed = false;
+  for (int i = 0; i < count; ++i) {
+    if (!done(rs[i])) continue;
+    indices[n] = i;
+    std::vector<ApiRequest*> one = {rs[i]};
+    MPI_Status* st = status_at(statuses, n);
+    retire_into(call, &handles[i], one, 0, st == MPI_STATUS_IGNORE ? MPI_STATUSES_IGNORE : st, failed);
+    ++n;
+  }
+  *outcount = n;
+  return failed ? raise(call, MPI_COMM_SELF, MPI_ERR_IN_STATUS, "a request failed; see the statuses") : MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Waitany)
+extern "C" int PMPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Status* status) {
+  return complete_any("MPI_Waitany", count, array_of_requests, index, nullptr, status, true);
+}
+
+STRATA_PMPI(Testany)
+extern "C" int PMPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* flag, MPI_Status* status) {
+  if (flag == nullptr) return raise("MPI_Testany", MPI_COMM_SELF, MPI_ERR_ARG, "flag is NULL");
+  return complete_any("MPI_Testany", count, array_of_requests, index, flag, status, false);
+}
+
+STRATA_PMPI(Waitsome)
+extern "C" int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int* outcount, int array_of_indices[],
+                             MPI_Status array_of_statuses[]) {
+  return complete_some("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses, true);
+}
+
+STRATA_PMPI(Testsome)
+extern "C" int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount, int array_of_indices[],
+                             MPI_Status array_of_statuses[]) {
+  return complete_some("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses, false);
+}
+
+STRATA_PMPI(Request_get_status)
+extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  Check check("MPI_Request_get_status");
+  ApiRequest* r = nullptr;
+  check.not_null(flag, "flag");
+  if (!lookup(check, request, r)) return check.raise();
+  if (!pending(r)) {
+    *flag = 1;
+    write_empty_status(status);
+    return MPI_SUCCESS;
+  }
+  if (!r->complete) runtime::progress();
+  *flag = r->complete;
+  if (*flag) write_status(*r, status);  // the request stays as it is
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Request_free)
+extern "C" int PMPI_Request_free(MPI_Request* request) {
+  Check check("MPI_Request_free");
+  ApiRequest* r = nullptr;
+  check.not_null(request, "request");
+  if (check.ok() && lookup(check, *request, r) && r == nullptr) check.fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  if (!check.ok()) return check.raise();
+  requests().remove(*request);
+  *request = MPI_REQUEST_NULL;
+  if (pending(r) && !r->complete)
+    r->freed = true;  // the operation goes on; the engine releases the request when it completes
+  else
+    delete r;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Cancel)
+extern "C" int PMPI_Cancel(MPI_Request* request) {
+  Check check("MPI_Cancel");
+  ApiRequest* r = nullptr;
+  check.not_null(request, "request");
+  if (check.ok() && lookup(check, *request, r) && r == nullptr) check.fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  if (!check.ok()) return check.raise();
+  // Only a receive that has not matched yet can be cancelled; a send runs to completion (MPI-4.0 3.8.4 allows it).
+  if (pending(r) && !r->complete) transport::engine().cancel(r);
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Test_cancelled)
+extern "C" int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  Check check("MPI_Test_cancelled");
+  check.not_null(status, "status").not_null(flag, "flag");
+  if (!check.ok()) return check.raise();
+  *flag = status->strata_cancelled;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Get_count)
+extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  Check check("MPI_Get_count");
+  const datatype::Datatype* t = nullptr;
+  check.not_null(status, "status").type(datatype, t).not_null(count, "count");
+  if (!check.ok()) return check.raise();
+  const MPI_Count bytes = status->strata_bytes;
+  if (t->size == 0)
+    *count = 0;
+  else if (bytes % static_cast<MPI_Count>(t->size) != 0 || bytes / static_cast<MPI_Count>(t->size) > 0x7fffffff)
+    *count = MPI_UNDEFINED;
+  else
+    *count = static_cast<int>(bytes / static_cast<MPI_Count>(t->size));
+  return MPI_SUCCESS;
+}

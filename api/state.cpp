@@ -1,0 +1,10 @@
+#include "api/state.hpp"
+
+namespace strata::api {
+
+State& state() {
+  static State s;
+  return s;
+}
+
+}  // namespace strata::api

@@ -1,0 +1,20 @@
+// Process-wide state of the MPI library: the initialisation phase, the world, the thread level.
+#pragma once
+#include <thread>
+
+#include "runtime/bootstrap.hpp"
+
+namespace strata::api {
+
+enum class Phase { Before, Running, After };
+
+struct State {
+  Phase phase = Phase::Before;
+  runtime::World world;
+  int thread_level = 0;
+  std::thread::id main_thread;
+};
+
+State& state();
+
+}  // namespace strata::api

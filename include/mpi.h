@@ -1,0 +1,325 @@
+/* Strata's public C API: the MPI-4.0 subset Strata implements, plus MPI-4.1 items and MPIX_ extensions.
+ *
+ * Handles are ints, as in MPICH: handle = (kind << 26) | index. Index 0 is the kind's null handle, so a handle of
+ * the wrong kind (a datatype passed as a communicator) is detected, and constants are compile-time integers.
+ * Every MPI_ function has a PMPI_ twin; MPI_ names are weak aliases of the PMPI_ ones (the profiling interface).
+ * Only implemented calls are declared here: a missing call fails at link time, never silently at run time. */
+#ifndef STRATA_MPI_H
+#define STRATA_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION 4
+#define MPI_SUBVERSION 0
+#define STRATA_VERSION "0.1.0"
+#define STRATA 1
+
+/* ---- Handle types ------------------------------------------------------------------------------------------ */
+typedef int MPI_Comm;
+typedef int MPI_Group;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Errhandler;
+typedef int MPI_Request;
+typedef int MPI_Info;
+typedef int MPI_Message;
+typedef int MPI_Win;
+typedef int MPI_Fint;
+
+typedef intptr_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+
+#define STRATA_HANDLE(kind, index) ((int)(((kind) << 26) | (index)))
+#define STRATA_KIND_COMM 1
+#define STRATA_KIND_GROUP 2
+#define STRATA_KIND_DATATYPE 3
+#define STRATA_KIND_OP 4
+#define STRATA_KIND_ERRHANDLER 5
+#define STRATA_KIND_REQUEST 6
+#define STRATA_KIND_INFO 7
+#define STRATA_KIND_MESSAGE 8
+#define STRATA_KIND_WIN 9
+
+#define MPI_COMM_NULL STRATA_HANDLE(STRATA_KIND_COMM, 0)
+#define MPI_COMM_WORLD STRATA_HANDLE(STRATA_KIND_COMM, 1)
+#define MPI_COMM_SELF STRATA_HANDLE(STRATA_KIND_COMM, 2)
+#define MPI_GROUP_NULL STRATA_HANDLE(STRATA_KIND_GROUP, 0)
+#define MPI_GROUP_EMPTY STRATA_HANDLE(STRATA_KIND_GROUP, 1)
+#define MPI_DATATYPE_NULL STRATA_HANDLE(STRATA_KIND_DATATYPE, 0)
+#define MPI_OP_NULL STRATA_HANDLE(STRATA_KIND_OP, 0)
+#define MPI_ERRHANDLER_NULL STRATA_HANDLE(STRATA_KIND_ERRHANDLER, 0)
+#define MPI_ERRORS_ARE_FATAL STRATA_HANDLE(STRATA_KIND_ERRHANDLER, 1)
+#define MPI_ERRORS_RETURN STRATA_HANDLE(STRATA_KIND_ERRHANDLER, 2)
+#define MPI_ERRORS_ABORT STRATA_HANDLE(STRATA_KIND_ERRHANDLER, 3)
+#define MPI_REQUEST_NULL STRATA_HANDLE(STRATA_KIND_REQUEST, 0)
+#define MPI_INFO_NULL STRATA_HANDLE(STRATA_KIND_INFO, 0)
+#define MPI_INFO_ENV STRATA_HANDLE(STRATA_KIND_INFO, 1)
+#define MPI_MESSAGE_NULL STRATA_HANDLE(STRATA_KIND_MESSAGE, 0)
+#define MPI_MESSAGE_NO_PROC STRATA_HANDLE(STRATA_KIND_MESSAGE, 1)
+#define MPI_WIN_NULL STRATA_HANDLE(STRATA_KIND_WIN, 0)
+
+/* ---- Predefined datatypes: the index is datatype/predefined.hpp's PredefinedType (checked at compile time). */
+#define STRATA_DT(i) STRATA_HANDLE(STRATA_KIND_DATATYPE, i)
+#define MPI_CHAR STRATA_DT(1)
+#define MPI_SIGNED_CHAR STRATA_DT(2)
+#define MPI_UNSIGNED_CHAR STRATA_DT(3)
+#define MPI_BYTE STRATA_DT(4)
+#define MPI_WCHAR STRATA_DT(5)
+#define MPI_SHORT STRATA_DT(6)
+#define MPI_UNSIGNED_SHORT STRATA_DT(7)
+#define MPI_INT STRATA_DT(8)
+#define MPI_UNSIGNED STRATA_DT(9)
+#define MPI_LONG STRATA_DT(10)
+#define MPI_UNSIGNED_LONG STRATA_DT(11)
+#define MPI_LONG_LONG_INT STRATA_DT(12)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG STRATA_DT(13)
+#define MPI_FLOAT STRATA_DT(14)
+#define MPI_DOUBLE STRATA_DT(15)
+#define MPI_LONG_DOUBLE STRATA_DT(16)
+#define MPI_C_BOOL STRATA_DT(17)
+#define MPI_INT8_T STRATA_DT(18)
+#define MPI_INT16_T STRATA_DT(19)
+#define MPI_INT32_T STRATA_DT(20)
+#define MPI_INT64_T STRATA_DT(21)
+#define MPI_UINT8_T STRATA_DT(22)
+#define MPI_UINT16_T STRATA_DT(23)
+#define MPI_UINT32_T STRATA_DT(24)
+#define MPI_UINT64_T STRATA_DT(25)
+#define MPI_C_FLOAT_COMPLEX STRATA_DT(26)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX STRATA_DT(27)
+#define MPI_C_LONG_DOUBLE_COMPLEX STRATA_DT(28)
+#define MPI_AINT STRATA_DT(29)
+#define MPI_OFFSET STRATA_DT(30)
+#define MPI_COUNT STRATA_DT(31)
+#define MPI_PACKED STRATA_DT(32)
+#define MPI_FLOAT_INT STRATA_DT(33)
+#define MPI_DOUBLE_INT STRATA_DT(34)
+#define MPI_LONG_INT STRATA_DT(35)
+#define MPI_2INT STRATA_DT(36)
+#define MPI_SHORT_INT STRATA_DT(37)
+#define MPI_LONG_DOUBLE_INT STRATA_DT(38)
+#define MPI_CXX_BOOL STRATA_DT(39)
+#define MPI_CXX_FLOAT_COMPLEX STRATA_DT(40)
+#define MPI_CXX_DOUBLE_COMPLEX STRATA_DT(41)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX STRATA_DT(42)
+
+/* ---- Predefined reduction operators (implemented with the collectives). ------------------------------------ */
+#define MPI_MAX STRATA_HANDLE(STRATA_KIND_OP, 1)
+#define MPI_MIN STRATA_HANDLE(STRATA_KIND_OP, 2)
+#define MPI_SUM STRATA_HANDLE(STRATA_KIND_OP, 3)
+#define MPI_PROD STRATA_HANDLE(STRATA_KIND_OP, 4)
+#define MPI_LAND STRATA_HANDLE(STRATA_KIND_OP, 5)
+#define MPI_BAND STRATA_HANDLE(STRATA_KIND_OP, 6)
+#define MPI_LOR STRATA_HANDLE(STRATA_KIND_OP, 7)
+#define MPI_BOR STRATA_HANDLE(STRATA_KIND_OP, 8)
+#define MPI_LXOR STRATA_HANDLE(STRATA_KIND_OP, 9)
+#define MPI_BXOR STRATA_HANDLE(STRATA_KIND_OP, 10)
+#define MPI_MAXLOC STRATA_HANDLE(STRATA_KIND_OP, 11)
+#define MPI_MINLOC STRATA_HANDLE(STRATA_KIND_OP, 12)
+#define MPI_REPLACE STRATA_HANDLE(STRATA_KIND_OP, 13)
+#define MPI_NO_OP STRATA_HANDLE(STRATA_KIND_OP, 14)
+
+/* ---- Constants --------------------------------------------------------------------------------------------- */
+#define MPI_PROC_NULL (-1)
+#define MPI_ANY_SOURCE (-2)
+#define MPI_ROOT (-3)
+#define MPI_ANY_TAG (-1)
+#define MPI_UNDEFINED (-32766)
+#define MPI_KEYVAL_INVALID 0
+
+#define MPI_BOTTOM ((void *)0)
+#define MPI_IN_PLACE ((void *)-1)
+
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+/* ---- Error classes (MPI-4.0 section 9.4). Error codes returned by calls may carry a detailed message:
+ *      MPI_Error_class maps them to these classes, MPI_Error_string gives the message. ------------------------ */
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_REQUEST 7
+#define MPI_ERR_ROOT 8
+#define MPI_ERR_GROUP 9
+#define MPI_ERR_OP 10
+#define MPI_ERR_TOPOLOGY 11
+#define MPI_ERR_DIMS 12
+#define MPI_ERR_ARG 13
+#define MPI_ERR_UNKNOWN 14
+#define MPI_ERR_TRUNCATE 15
+#define MPI_ERR_OTHER 16
+#define MPI_ERR_INTERN 17
+#define MPI_ERR_PENDING 18
+#define MPI_ERR_IN_STATUS 19
+#define MPI_ERR_ACCESS 20
+#define MPI_ERR_AMODE 21
+#define MPI_ERR_ASSERT 22
+#define MPI_ERR_BAD_FILE 23
+#define MPI_ERR_BASE 24
+#define MPI_ERR_CONVERSION 25
+#define MPI_ERR_DISP 26
+#define MPI_ERR_DUP_DATAREP 27
+#define MPI_ERR_FILE_EXISTS 28
+#define MPI_ERR_FILE_IN_USE 29
+#define MPI_ERR_FILE 30
+#define MPI_ERR_INFO_KEY 31
+#define MPI_ERR_INFO_NOKEY 32
+#define MPI_ERR_INFO_VALUE 33
+#define MPI_ERR_INFO 34
+#define MPI_ERR_IO 35
+#define MPI_ERR_KEYVAL 36
+#define MPI_ERR_LOCKTYPE 37
+#define MPI_ERR_NAME 38
+#define MPI_ERR_NO_MEM 39
+#define MPI_ERR_NOT_SAME 40
+#define MPI_ERR_NO_SPACE 41
+#define MPI_ERR_NO_SUCH_FILE 42
+#define MPI_ERR_PORT 43
+#define MPI_ERR_QUOTA 44
+#define MPI_ERR_READ_ONLY 45
+#define MPI_ERR_RMA_CONFLICT 46
+#define MPI_ERR_RMA_SYNC 47
+#define MPI_ERR_SERVICE 48
+#define MPI_ERR_SIZE 49
+#define MPI_ERR_SPAWN 50
+#define MPI_ERR_UNSUPPORTED_DATAREP 51
+#define MPI_ERR_UNSUPPORTED_OPERATION 52
+#define MPI_ERR_WIN 53
+#define MPI_ERR_RMA_RANGE 54
+#define MPI_ERR_RMA_ATTACH 55
+#define MPI_ERR_RMA_SHARED 56
+#define MPI_ERR_RMA_FLAVOR 57
+#define MPI_ERR_SESSION 58
+#define MPI_ERR_PROC_ABORTED 59
+#define MPI_ERR_VALUE_TOO_LARGE 60
+#define MPI_ERR_LASTCODE 0x3fffffff
+
+/* ---- Status ------------------------------------------------------------------------------------------------ */
+typedef struct MPI_Status {
+  int MPI_SOURCE;
+  int MPI_TAG;
+  int MPI_ERROR;
+  int strata_cancelled; /* private */
+  MPI_Count strata_bytes; /* private: bytes received */
+} MPI_Status;
+
+#define MPI_STATUS_IGNORE ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+
+typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+
+/* ---- The calls. Each appears twice: MPI_ and PMPI_. ------------------------------------------------------- */
+#define STRATA_DECLARE(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
+
+/* Environment (runtime/) */
+STRATA_DECLARE(int, Init, (int *argc, char ***argv))
+STRATA_DECLARE(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
+STRATA_DECLARE(int, Finalize, (void))
+STRATA_DECLARE(int, Initialized, (int *flag))
+STRATA_DECLARE(int, Finalized, (int *flag))
+STRATA_DECLARE(int, Abort, (MPI_Comm comm, int errorcode))
+STRATA_DECLARE(double, Wtime, (void))
+STRATA_DECLARE(double, Wtick, (void))
+STRATA_DECLARE(int, Get_version, (int *version, int *subversion))
+STRATA_DECLARE(int, Get_library_version, (char *version, int *resultlen))
+STRATA_DECLARE(int, Get_processor_name, (char *name, int *resultlen))
+STRATA_DECLARE(int, Query_thread, (int *provided))
+STRATA_DECLARE(int, Is_thread_main, (int *flag))
+
+/* Errors */
+STRATA_DECLARE(int, Error_string, (int errorcode, char *string, int *resultlen))
+STRATA_DECLARE(int, Error_class, (int errorcode, int *errorclass))
+STRATA_DECLARE(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
+STRATA_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
+
+/* Communicators */
+STRATA_DECLARE(int, Comm_size, (MPI_Comm comm, int *size))
+STRATA_DECLARE(int, Comm_rank, (MPI_Comm comm, int *rank))
+
+/* Point-to-point */
+STRATA_DECLARE(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+STRATA_DECLARE(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+STRATA_DECLARE(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+STRATA_DECLARE(int, Recv,
+               (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status))
+STRATA_DECLARE(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                            MPI_Request *request))
+STRATA_DECLARE(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request))
+STRATA_DECLARE(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request))
+STRATA_DECLARE(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                            MPI_Request *request))
+STRATA_DECLARE(int, Sendrecv,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+STRATA_DECLARE(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                                       int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+STRATA_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
+STRATA_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+STRATA_DECLARE(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
+STRATA_DECLARE(int, Improbe,
+               (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status))
+STRATA_DECLARE(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status))
+STRATA_DECLARE(int, Imrecv,
+               (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request))
+STRATA_DECLARE(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+STRATA_DECLARE(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                                MPI_Request *request))
+
+/* Requests */
+STRATA_DECLARE(int, Start, (MPI_Request *request))
+STRATA_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
+STRATA_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status))
+STRATA_DECLARE(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
+STRATA_DECLARE(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]))
+STRATA_DECLARE(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
+STRATA_DECLARE(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                               MPI_Status array_of_statuses[]))
+STRATA_DECLARE(int, Testall,
+               (int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]))
+STRATA_DECLARE(int, Testany,
+               (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
+STRATA_DECLARE(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                               MPI_Status array_of_statuses[]))
+STRATA_DECLARE(int, Request_free, (MPI_Request *request))
+STRATA_DECLARE(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+STRATA_DECLARE(int, Cancel, (MPI_Request *request))
+STRATA_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
+
+/* Datatypes (predefined ones now; derived types come with the datatype engine) */
+STRATA_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
+
+#undef STRATA_DECLARE
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STRATA_MPI_H */

@@ -1,0 +1,36 @@
+// Bootstrap: who this process is and how to reach the others. A PMIx client when a launcher (our mpiexec, Open MPI's
+// mpirun, srun --mpi=pmix, ...) started us; a singleton world of size 1 otherwise (no PMIX_NAMESPACE in the
+// environment), as MPI-4.0 section 11.10.2 allows.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/status.hpp"
+
+namespace strata::runtime {
+
+struct World {
+  int rank = 0;
+  int size = 1;
+  std::vector<uint32_t> node_of_rank;  // real or simulated node id of every rank (same id = same node)
+  std::string hostname;                // this rank's (possibly simulated) node name: MPI_Get_processor_name
+  std::string job_id;                  // PMIx namespace; names shared-memory segments
+  bool launched = false;               // false for a singleton
+};
+
+Status bootstrap_init(World& world);
+void bootstrap_finalize();
+
+// Address exchange: every rank publishes one blob, then a collective exchange makes all blobs readable.
+Status publish(const std::string& key, const std::vector<char>& blob);
+Status exchange();                                // collective over the whole job, collects published data
+Status barrier();                                 // collective over the whole job, no data
+Status barrier_nb(std::atomic<bool>* done);       // starts a barrier; *done turns true when everyone entered
+Status lookup(int rank, const std::string& key, std::vector<char>& blob);
+
+// Ends the whole job with `code` (MPI_Abort): the launcher kills every rank.
+[[noreturn]] void abort_job(int code, const std::string& message);
+
+}  // namespace strata::runtime

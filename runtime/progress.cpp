@@ -1,0 +1,33 @@
+#include "runtime/progress.hpp"
+
+#include <algorithm>
+
+namespace strata::runtime {
+namespace {
+
+struct Entry {
+  Poller poller;
+  void* context;
+  bool operator==(const Entry&) const = default;
+};
+std::vector<Entry> g_pollers;
+int g_spin_limit = 1000;
+
+}  // namespace
+
+void add_poller(Poller poller, void* context) { g_pollers.push_back({poller, context}); }
+
+void remove_poller(Poller poller, void* context) {
+  g_pollers.erase(std::remove(g_pollers.begin(), g_pollers.end(), Entry{poller, context}), g_pollers.end());
+}
+
+bool progress() {
+  bool any = false;
+  for (const Entry& e : g_pollers) any |= e.poller(e.context);
+  return any;
+}
+
+void set_spin_limit(int passes) { g_spin_limit = passes; }
+int spin_limit() { return g_spin_limit; }
+
+}  // namespace strata::runtime

@@ -1,0 +1,46 @@
+// The progress engine: layers register pollers (the transport's rings and completion queues; later the collective
+// schedules), and every MPI call that waits or tests drives them. Single-threaded by design (MPI_THREAD_SERIALIZED).
+//
+// Waiting policy: a waiter spins briefly (latency), then yields the core on every idle poll, because the machines
+// Strata is tested on run more ranks than cores and a spinning rank would starve the one it waits for.
+#pragma once
+#include <sched.h>
+
+#include <vector>
+
+namespace strata::runtime {
+
+using Poller = bool (*)(void* context);  // returns true when it made progress
+
+void add_poller(Poller poller, void* context);
+void remove_poller(Poller poller, void* context);
+bool progress();  // one pass over every poller
+
+// Spin this many idle passes before yielding; small when ranks outnumber cores (set at init).
+void set_spin_limit(int passes);
+int spin_limit();
+
+class Backoff {
+ public:
+  void made_progress() { idle_ = 0; }
+  void idle() {
+    if (++idle_ > spin_limit()) sched_yield();
+  }
+
+ private:
+  int idle_ = 0;
+};
+
+// Drives progress until done() is true.
+template <class Done>
+void wait_until(Done done) {
+  Backoff backoff;
+  while (!done()) {
+    if (progress())
+      backoff.made_progress();
+    else
+      backoff.idle();
+  }
+}
+
+}  // namespace strata::runtime

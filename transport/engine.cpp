@@ -1,0 +1,445 @@
+#include "transport/engine.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "runtime/progress.hpp"
+
+namespace strata::transport {
+namespace {
+
+constexpr int kErrTruncate = 15;  // MPI_ERR_TRUNCATE
+constexpr std::size_t kSelfEagerLimit = 16 * 1024;
+constexpr int kChunkBits = 20;  // low bits of a data tag number the chunks of one transfer
+const char* kAddressKey = "strata.addr";
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+// The published address: [u32 length][shm address][u32 length][net address].
+std::vector<char> address_blob(const FabricEndpoint& shm, const FabricEndpoint& net) {
+  std::vector<char> blob;
+  for (const FabricEndpoint* ep : {&shm, &net}) {
+    std::vector<char> a = ep->is_open() ? ep->address() : std::vector<char>{};
+    uint32_t n = static_cast<uint32_t>(a.size());
+    blob.insert(blob.end(), reinterpret_cast<char*>(&n), reinterpret_cast<char*>(&n) + 4);
+    blob.insert(blob.end(), a.begin(), a.end());
+  }
+  return blob;
+}
+
+std::vector<char> blob_part(const std::vector<char>& blob, int part) {
+  std::size_t at = 0;
+  for (int i = 0;; ++i) {
+    uint32_t n;
+    std::memcpy(&n, blob.data() + at, 4);
+    if (i == part) return std::vector<char>(blob.begin() + at + 4, blob.begin() + at + 4 + n);
+    at += 4 + n;
+  }
+}
+
+}  // namespace
+
+struct Engine::Peer {
+  enum class Channel : uint8_t { Self, Ring, Fabric };
+  struct Pending {
+    Header header;
+    const void* payload;
+    std::size_t len;
+    Request* complete_on_send;
+  };
+  Channel channel = Channel::Self;
+  FabricEndpoint* fabric = nullptr;  // rendezvous data, and headers when channel == Fabric
+  int address_part = 0;              // which address of the peer's blob `fabric` talks to
+  fi_addr_t addr = FI_ADDR_NOTAVAIL;
+  RingTx ring;
+  uint32_t send_seq = 0;
+  uint32_t recv_seq = 0;
+  std::deque<Pending> backlog;
+  std::map<uint32_t, Unexpected> early;  // fabric messages that overtook an earlier one
+};
+
+Engine& engine() {
+  static Engine instance;
+  return instance;
+}
+
+Status Engine::init(const runtime::World& world) {
+  world_ = world;
+  const int me = world.rank;
+  const uint32_t my_node = world.node_of_rank[me];
+  std::vector<int> locals;  // ranks on this node, including me, in rank order: ring slots
+  bool has_remote = false;
+  for (int r = 0; r < world.size; ++r) {
+    if (world.node_of_rank[r] == my_node)
+      locals.push_back(r);
+    else
+      has_remote = true;
+  }
+  const int my_slot = static_cast<int>(std::find(locals.begin(), locals.end(), me) - locals.begin());
+  const bool has_local = locals.size() > 1;
+  rings_ = has_local && env_or("STRATA_SHM_RINGS", "1") != "0";
+
+  if (has_local)
+    if (Status s = shm_.open(env_or("STRATA_SHM_PROVIDER", "shm")); !s.ok()) return s;
+  if (has_remote)
+    if (Status s = net_.open(env_or("STRATA_NET_PROVIDER", "tcp;ofi_rxm")); !s.ok()) return s;
+  if (rings_)
+    if (Status s = inbox_.create(world.job_id, me, static_cast<int>(locals.size()), my_slot); !s.ok()) return s;
+  if (world.launched) {
+    if (Status s = runtime::publish(kAddressKey, address_blob(shm_, net_)); !s.ok()) return s;
+    if (Status s = runtime::exchange(); !s.ok()) return s;
+  }
+
+  peers_.assign(world.size, Peer{});
+  for (int r = 0; r < world.size; ++r) {
+    Peer& p = peers_[r];
+    if (r == me) continue;
+    const bool local = world.node_of_rank[r] == my_node;
+    p.fabric = local ? &shm_ : &net_;
+    p.address_part = local ? 0 : 1;
+    p.channel = local && rings_ ? Peer::Channel::Ring : Peer::Channel::Fabric;
+  }
+  if (rings_) {
+    for (int r : locals)
+      if (r != me)
+        if (Status s = inbox_.attach_peer(world.job_id, r, static_cast<int>(locals.size()), my_slot, peers_[r].ring);
+            !s.ok())
+          return s;
+    if (Status s = runtime::barrier(); !s.ok()) return s;  // every local peer has mapped our segment
+    inbox_.unlink();
+  }
+
+  // Oversubscribed (more ranks on this node than cores we may run on): yield almost at once when idle.
+  cpu_set_t cpus;
+  int ncpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  runtime::set_spin_limit(static_cast<int>(locals.size()) > ncpus ? 16 : 2000);
+  runtime::add_poller([](void* e) { return static_cast<Engine*>(e)->progress(); }, this);
+  return {};
+}
+
+Status Engine::finalize() {
+  runtime::wait_until([&] {
+    return backlogged_.empty() && pending_data_.empty() && shm_.in_flight() == 0 && net_.in_flight() == 0;
+  });
+  // Leave together, still progressing: a peer may need our progress to finish its own sends.
+  std::atomic<bool> everyone_done{false};
+  Status s = runtime::barrier_nb(&everyone_done);
+  if (s.ok()) runtime::wait_until([&] { return everyone_done.load(std::memory_order_acquire); });
+  runtime::remove_poller([](void* e) { return static_cast<Engine*>(e)->progress(); }, this);
+  inbox_.destroy();
+  shm_.close();
+  net_.close();
+  peers_.clear();
+  return s;
+}
+
+std::size_t Engine::eager_limit(const Peer& p) const {
+  switch (p.channel) {
+    case Peer::Channel::Self: return kSelfEagerLimit;
+    case Peer::Channel::Ring: return kRingEagerLimit;
+    case Peer::Channel::Fabric: return kFabricEagerLimit;
+  }
+  return 0;
+}
+
+fi_addr_t Engine::address_of(int rank) {
+  Peer& p = peers_[rank];
+  if (p.addr == FI_ADDR_NOTAVAIL) {
+    std::vector<char> blob;
+    if (!runtime::lookup(rank, kAddressKey, blob).ok()) return FI_ADDR_NOTAVAIL;
+    p.addr = p.fabric->insert(blob_part(blob, p.address_part));
+  }
+  return p.addr;
+}
+
+char* Engine::send_data_of(Request* s) {
+  return s->staging.empty() ? static_cast<char*>(s->buf) + s->type->lb : s->staging.data();
+}
+
+// ---- Sending headers --------------------------------------------------------------------------------------------
+
+bool Engine::write_header(Peer& p, const Header& h, const void* payload, std::size_t len) {
+  switch (p.channel) {
+    case Peer::Channel::Self:
+      dispatch(h, static_cast<const char*>(payload), len);
+      return true;
+    case Peer::Channel::Ring:
+      return p.ring.try_write(h, payload, len);
+    case Peer::Channel::Fabric: {
+      Header numbered = h;
+      numbered.seq = p.send_seq;
+      if (!p.fabric->send_message(address_of(static_cast<int>(&p - peers_.data())), numbered, payload, len))
+        return false;
+      ++p.send_seq;
+      return true;
+    }
+  }
+  return false;
+}
+
+void Engine::post_header(int peer, const Header& h, const void* payload, std::size_t len, Request* complete_on_send) {
+  Peer& p = peers_[peer];
+  if (p.backlog.empty() && write_header(p, h, payload, len)) {
+    if (complete_on_send) complete(complete_on_send);
+    return;
+  }
+  if (p.backlog.empty()) backlogged_.push_back(peer);
+  p.backlog.push_back({h, payload, len, complete_on_send});
+}
+
+bool Engine::flush_backlogs() {
+  bool any = false;
+  for (std::size_t i = 0; i < backlogged_.size();) {
+    Peer& p = peers_[backlogged_[i]];
+    while (!p.backlog.empty()) {
+      Peer::Pending& front = p.backlog.front();
+      if (!write_header(p, front.header, front.payload, front.len)) break;
+      any = true;
+      Request* done = front.complete_on_send;
+      p.backlog.pop_front();
+      if (done) complete(done);
+    }
+    if (p.backlog.empty()) {
+      backlogged_[i] = backlogged_.back();
+      backlogged_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  return any;
+}
+
+void Engine::start_send(Request* r) {
+  r->complete = false;
+  r->status = {};
+  const std::size_t bytes = datatype::wire_bytes(*r->type, r->count);
+  r->staging.clear();
+  if (!r->type->contiguous && bytes > 0) {
+    r->staging.resize(bytes);
+    datatype::pack(r->buf, r->count, *r->type, r->staging.data());
+  }
+  Header h{};
+  h.src_world = world_.rank;
+  h.src_rank = r->rank;
+  h.tag = r->tag;
+  h.context = r->context;
+  h.bytes = bytes;
+  h.cookie = reinterpret_cast<uintptr_t>(r);
+  if (bytes <= eager_limit(peers_[r->peer])) {
+    h.kind = MsgKind::Eager;
+    h.sync = r->mode == SendMode::Synchronous;
+    post_header(r->peer, h, send_data_of(r), bytes, h.sync ? nullptr : r);  // sync: completes on Ack
+  } else {
+    h.kind = MsgKind::Rts;
+    post_header(r->peer, h, nullptr, 0, nullptr);  // completes when the data is out
+  }
+}
+
+// ---- Receiving --------------------------------------------------------------------------------------------------
+
+void Engine::start_recv(Request* r) {
+  r->complete = false;
+  r->status = {};
+  if (auto u = queues_.take_unexpected({r->context, r->rank, r->tag}))
+    deliver(r, u->header, u->payload.data(), u->payload.size());
+  else
+    queues_.post(r);
+}
+
+void Engine::on_ring_record(void* self, const Header& h, const char* payload, std::size_t len) {
+  static_cast<Engine*>(self)->dispatch(h, payload, len);
+}
+
+void Engine::on_message(const Header& h, const char* payload, std::size_t len) {
+  Peer& p = peers_[h.src_world];
+  if (h.seq != p.recv_seq) {  // overtook an earlier message: hold it back
+    p.early.emplace(h.seq, Unexpected{h, std::vector<char>(payload, payload + len)});
+    return;
+  }
+  dispatch(h, payload, len);
+  ++p.recv_seq;
+  for (auto it = p.early.find(p.recv_seq); it != p.early.end(); it = p.early.find(p.recv_seq)) {
+    Unexpected held = std::move(it->second);
+    p.early.erase(it);
+    dispatch(held.header, held.payload.data(), held.payload.size());
+    ++p.recv_seq;
+  }
+}
+
+void Engine::dispatch(const Header& h, const char* payload, std::size_t len) {
+  switch (h.kind) {
+    case MsgKind::Eager:
+    case MsgKind::Rts:
+      if (Request* r = queues_.take_posted({h.context, h.src_rank, h.tag})) {
+        deliver(r, h, payload, len);
+      } else {
+        Unexpected u{h, {}};
+        if (h.kind == MsgKind::Eager) u.payload.assign(payload, payload + len);
+        queues_.add_unexpected(std::move(u));
+      }
+      break;
+    case MsgKind::Cts:
+      send_rendezvous_data(reinterpret_cast<Request*>(h.cookie), h.bytes, h.data_tag);
+      break;
+    case MsgKind::Ack:
+      complete(reinterpret_cast<Request*>(h.cookie));
+      break;
+  }
+}
+
+void Engine::deliver(Request* r, const Header& h, const char* payload, std::size_t len) {
+  const std::size_t capacity = datatype::wire_bytes(*r->type, r->count);
+  const std::size_t accepted = std::min<std::size_t>(h.bytes, capacity);
+  r->status = {h.src_rank, h.tag, accepted < h.bytes ? kErrTruncate : 0, accepted, false};
+  if (h.kind == MsgKind::Rts) {
+    start_rendezvous_recv(r, h, accepted);
+    return;
+  }
+  datatype::unpack(payload, std::min(len, accepted), r->count, *r->type, r->buf);
+  if (h.sync) {
+    if (h.src_world == world_.rank) {
+      complete(reinterpret_cast<Request*>(h.cookie));
+    } else {
+      Header ack{};
+      ack.kind = MsgKind::Ack;
+      ack.src_world = world_.rank;
+      ack.cookie = h.cookie;
+      post_header(h.src_world, ack, nullptr, 0, nullptr);
+    }
+  }
+  complete(r);
+}
+
+void Engine::start_rendezvous_recv(Request* r, const Header& h, std::size_t accepted) {
+  if (h.src_world == world_.rank) {  // our own send: copy straight from its buffer
+    Request* s = reinterpret_cast<Request*>(h.cookie);
+    datatype::unpack(send_data_of(s), accepted, r->count, *r->type, r->buf);
+    complete(s);
+    complete(r);
+    return;
+  }
+  char* target = static_cast<char*>(r->buf) + r->type->lb;
+  r->staging.clear();
+  if (!r->type->contiguous) {
+    r->staging.resize(accepted);
+    target = r->staging.data();
+  }
+  const uint64_t tag = next_data_tag_++ << kChunkBits;
+  r->pending_chunks = 0;
+  queue_chunks(r, peers_[h.src_world], target, accepted, tag, true);  // posted before CTS: data never waits
+  Header cts{};
+  cts.kind = MsgKind::Cts;
+  cts.src_world = world_.rank;
+  cts.bytes = accepted;
+  cts.cookie = h.cookie;
+  cts.data_tag = tag;
+  post_header(h.src_world, cts, nullptr, 0, nullptr);
+  if (accepted == 0) finish_recv(r);
+}
+
+void Engine::send_rendezvous_data(Request* s, std::size_t accepted, uint64_t tag) {
+  s->pending_chunks = 0;
+  if (accepted == 0) {
+    complete(s);
+    return;
+  }
+  queue_chunks(s, peers_[s->peer], send_data_of(s), accepted, tag, false);
+}
+
+void Engine::queue_chunks(Request* r, Peer& p, char* buf, std::size_t len, uint64_t tag, bool receive) {
+  const std::size_t chunk = p.fabric->max_chunk();
+  const fi_addr_t dest = receive ? FI_ADDR_UNSPEC : address_of(static_cast<int>(&p - peers_.data()));
+  for (std::size_t off = 0, i = 0; off < len; off += chunk, ++i) {
+    ++r->pending_chunks;
+    issue({r, p.fabric, dest, buf + off, std::min(chunk, len - off), tag + i, receive});
+  }
+}
+
+void Engine::issue(const DataChunk& c) {
+  bool ok = pending_data_.empty() && (c.receive ? c.endpoint->recv_data(c.buf, c.len, c.tag, c.request)
+                                                : c.endpoint->send_data(c.dest, c.buf, c.len, c.tag, c.request));
+  if (!ok) pending_data_.push_back(c);
+}
+
+bool Engine::flush_data() {
+  bool any = false;
+  while (!pending_data_.empty()) {
+    const DataChunk& c = pending_data_.front();
+    bool ok = c.receive ? c.endpoint->recv_data(c.buf, c.len, c.tag, c.request)
+                        : c.endpoint->send_data(c.dest, c.buf, c.len, c.tag, c.request);
+    if (!ok) break;
+    pending_data_.pop_front();
+    any = true;
+  }
+  return any;
+}
+
+void Engine::on_data_done(Request* r) {
+  if (--r->pending_chunks > 0) return;
+  if (r->kind == RequestKind::Recv)
+    finish_recv(r);
+  else
+    complete(r);
+}
+
+void Engine::finish_recv(Request* r) {
+  if (!r->type->contiguous) datatype::unpack(r->staging.data(), r->status.bytes, r->count, *r->type, r->buf);
+  complete(r);
+}
+
+void Engine::complete(Request* r) {
+  r->complete = true;
+  if (r->freed) delete r;
+}
+
+// ---- Cancel and probe -------------------------------------------------------------------------------------------
+
+bool Engine::cancel(Request* r) {
+  if (r->kind != RequestKind::Recv || !queues_.remove_posted(r)) return false;
+  r->status = {};
+  r->status.cancelled = true;
+  complete(r);
+  return true;
+}
+
+static void fill_status(const Header& h, RecvStatus& status) { status = {h.src_rank, h.tag, 0, h.bytes, false}; }
+
+bool Engine::probe(const Envelope& want, RecvStatus& status) const {
+  const Unexpected* u = queues_.peek_unexpected(want);
+  if (u) fill_status(u->header, status);
+  return u != nullptr;
+}
+
+std::optional<Unexpected> Engine::take_message(const Envelope& want, RecvStatus& status) {
+  std::optional<Unexpected> u = queues_.take_unexpected(want);
+  if (u) fill_status(u->header, status);
+  return u;
+}
+
+void Engine::receive_message(Request* r, const Unexpected& message) {
+  r->complete = false;
+  deliver(r, message.header, message.payload.data(), message.payload.size());
+}
+
+// ---- Progress ---------------------------------------------------------------------------------------------------
+
+bool Engine::progress() {
+  bool any = false;
+  if (rings_) any |= inbox_.poll(&Engine::on_ring_record, this);
+  if (net_.is_open()) any |= net_.poll(*this);
+  // With rings on, the shm endpoint only carries rendezvous data we asked for: poll it only while some is in flight.
+  if (shm_.is_open() && (!rings_ || shm_.in_flight() > 0)) any |= shm_.poll(*this);
+  if (!backlogged_.empty()) any |= flush_backlogs();
+  if (!pending_data_.empty()) any |= flush_data();
+  return any;
+}
+
+}  // namespace strata::transport

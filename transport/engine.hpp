@@ -1,0 +1,85 @@
+// The point-to-point protocol engine. Each peer has exactly one ordered header channel:
+//   self   - this rank: headers are dispatched in place;
+//   ring   - another rank on this node: Strata's shared-memory rings (STRATA_SHM_RINGS=0 turns them off);
+//   fabric - libfabric messages: `shm` for this node when rings are off, `tcp;ofi_rxm` for other nodes.
+// Eager messages carry their payload in the header message. Larger ones go by rendezvous: RTS on the channel, the
+// receiver matches it, posts tagged receives straight into the user buffer and answers CTS, and the sender sends
+// the data through the peer's fabric endpoint (`shm` on the node, so large same-node messages are single-copy).
+// Everything that can not go out at once (ring full, provider busy) waits in order in a per-peer backlog.
+#pragma once
+#include <deque>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "runtime/bootstrap.hpp"
+#include "transport/fabric.hpp"
+#include "transport/matching.hpp"
+#include "transport/shm_ring.hpp"
+
+namespace strata::transport {
+
+class Engine final : public FabricSink {
+ public:
+  Status init(const runtime::World& world);
+  Status finalize();  // waits until our sends are out, then leaves together with every rank
+
+  // The caller fills r's buffer and envelope (for a send, `peer` is the destination's world rank).
+  void start_send(Request* r);
+  void start_recv(Request* r);
+  bool cancel(Request* r);  // true when r was a receive not yet matched
+
+  // Probe: the earliest arrived message `want` accepts.
+  bool probe(const Envelope& want, RecvStatus& status) const;
+  std::optional<Unexpected> take_message(const Envelope& want, RecvStatus& status);  // MPI_Mprobe
+  void receive_message(Request* r, const Unexpected& message);                      // MPI_Mrecv
+
+  bool progress();
+
+  // FabricSink
+  void on_message(const Header& h, const char* payload, std::size_t len) override;
+  void on_data_done(Request* r) override;
+
+ private:
+  struct Peer;
+  struct DataChunk {
+    Request* request;
+    FabricEndpoint* endpoint;
+    fi_addr_t dest;  // FI_ADDR_UNSPEC for receives
+    char* buf;
+    std::size_t len;
+    uint64_t tag;
+    bool receive;
+  };
+
+  void post_header(int peer, const Header& h, const void* payload, std::size_t len, Request* complete_on_send);
+  bool write_header(Peer& p, const Header& h, const void* payload, std::size_t len);
+  void dispatch(const Header& h, const char* payload, std::size_t len);
+  void deliver(Request* r, const Header& h, const char* payload, std::size_t len);
+  void start_rendezvous_recv(Request* r, const Header& h, std::size_t accepted);
+  void send_rendezvous_data(Request* s, std::size_t accepted, uint64_t tag);
+  void queue_chunks(Request* r, Peer& p, char* buf, std::size_t len, uint64_t tag, bool receive);
+  void issue(const DataChunk& c);
+  void finish_recv(Request* r);
+  void complete(Request* r);
+  bool flush_backlogs();
+  bool flush_data();
+  fi_addr_t address_of(int rank);
+  std::size_t eager_limit(const Peer& p) const;
+  static char* send_data_of(Request* s);
+  static void on_ring_record(void* self, const Header& h, const char* payload, std::size_t len);
+
+  runtime::World world_;
+  std::vector<Peer> peers_;
+  FabricEndpoint shm_, net_;
+  RingInbox inbox_;
+  bool rings_ = false;
+  MatchQueues queues_;
+  std::vector<int> backlogged_;  // peers with a non-empty backlog
+  std::deque<DataChunk> pending_data_;
+  uint64_t next_data_tag_ = 1;
+};
+
+Engine& engine();
+
+}  // namespace strata::transport

@@ -1,0 +1,73 @@
+// One libfabric RDM endpoint: `shm` between ranks of a node, `tcp;ofi_rxm` between nodes (override with
+// STRATA_SHM_PROVIDER / STRATA_NET_PROVIDER). Two uses:
+//  - messages (FI_MSG): a header and an eager payload, copied into a bounce buffer and landing in one of the
+//    receive buffers we keep posted. The provider must keep send-after-send order (FI_ORDER_SAS); the engine also
+//    numbers them per peer, so order holds whatever the provider does.
+//  - rendezvous data (FI_TAGGED): each transfer gets a tag of its own that the receiver chose, so no wildcard
+//    matching is ever asked of the provider; MPI matching stays in the engine.
+#pragma once
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/status.hpp"
+#include "transport/request.hpp"
+#include "transport/wire.hpp"
+
+namespace strata::transport {
+
+constexpr std::size_t kFabricEagerLimit = 16 * 1024;
+
+// What the endpoint reports back to the engine.
+class FabricSink {
+ public:
+  virtual void on_message(const Header& h, const char* payload, std::size_t len) = 0;
+  virtual void on_data_done(Request* r) = 0;  // one rendezvous chunk of r finished
+  virtual ~FabricSink() = default;
+};
+
+class FabricEndpoint {
+ public:
+  Status open(const std::string& provider);
+  void close();
+  bool is_open() const { return ep_ != nullptr; }
+  const std::string& provider() const { return provider_; }
+
+  std::vector<char> address() const;
+  fi_addr_t insert(const std::vector<char>& address);
+
+  // false: no resources right now, try again after progress.
+  bool send_message(fi_addr_t dest, const Header& h, const void* payload, std::size_t len);
+  bool send_data(fi_addr_t dest, const void* buf, std::size_t len, uint64_t tag, Request* r);
+  bool recv_data(void* buf, std::size_t len, uint64_t tag, Request* r);
+
+  bool poll(FabricSink& sink);
+  std::size_t in_flight() const { return in_flight_; }
+  std::size_t max_chunk() const { return max_msg_size_; }
+
+ private:
+  struct Op;
+  Status post_receive_buffer(Op* op);
+  Op* bounce();
+  void report_cq_error(const char* where);
+
+  std::string provider_;
+  fi_info* info_ = nullptr;
+  fid_fabric* fabric_ = nullptr;
+  fid_domain* domain_ = nullptr;
+  fid_av* av_ = nullptr;
+  fid_cq* cq_ = nullptr;
+  fid_ep* ep_ = nullptr;
+  std::size_t inject_size_ = 0;
+  std::size_t max_msg_size_ = 0;
+  std::size_t in_flight_ = 0;  // sends and data operations not yet completed
+  std::vector<Op*> receive_buffers_;
+  std::vector<Op*> free_bounces_;
+  std::vector<Op*> all_bounces_;
+};
+
+}  // namespace strata::transport

@@ -1,0 +1,146 @@
+#include "transport/shm_ring.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace strata::transport {
+namespace {
+
+constexpr int kErrOther = 16;  // MPI_ERR_OTHER
+constexpr uint32_t kWrap = 1;
+
+struct RecordHead {
+  uint32_t bytes;  // whole record, padded
+  uint32_t flags;  // kWrap: skip to the ring's start
+};
+
+constexpr std::size_t kSlotBytes = sizeof(RingControl) + kRingBytes;
+constexpr std::size_t pad64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
+
+RingControl* control_at(void* base, int slot) {
+  return reinterpret_cast<RingControl*>(static_cast<char*>(base) + slot * kSlotBytes);
+}
+char* data_at(void* base, int slot) { return reinterpret_cast<char*>(control_at(base, slot) + 1); }
+
+std::string sanitize(const std::string& s) {
+  std::string out = s;
+  for (char& c : out)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  return out;
+}
+
+}  // namespace
+
+bool RingTx::try_write(const Header& h, const void* payload, std::size_t len) {
+  const std::size_t need = pad64(sizeof(RecordHead) + sizeof(Header) + len);
+  std::size_t offset = tail_ % kRingBytes;
+  const std::size_t to_end = kRingBytes - offset;
+  const std::size_t total = need + (to_end < need ? to_end : 0);
+  if (tail_ + total - cached_head_ > kRingBytes) {
+    cached_head_ = control_->head.load(std::memory_order_acquire);
+    if (tail_ + total - cached_head_ > kRingBytes) return false;
+  }
+  if (to_end < need) {  // records are never split: fill the end with a wrap record
+    *reinterpret_cast<RecordHead*>(data_ + offset) = {static_cast<uint32_t>(to_end), kWrap};
+    tail_ += to_end;
+    offset = 0;
+  }
+  char* record = data_ + offset;
+  *reinterpret_cast<RecordHead*>(record) = {static_cast<uint32_t>(need), 0};
+  std::memcpy(record + sizeof(RecordHead), &h, sizeof(Header));
+  if (len) std::memcpy(record + sizeof(RecordHead) + sizeof(Header), payload, len);
+  tail_ += need;
+  control_->tail.store(tail_, std::memory_order_release);
+  return true;
+}
+
+std::string RingInbox::segment_name(const std::string& job, int rank) {
+  return "/strata_" + sanitize(job) + "_" + std::to_string(rank);
+}
+
+Status RingInbox::create(const std::string& job, int my_rank, int slots, int my_slot) {
+  name_ = segment_name(job, my_rank);
+  const std::size_t bytes = slots * kSlotBytes;
+  int fd = shm_open(name_.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+  if (fd < 0) return error(kErrOther, "shm_open " + name_ + ": " + std::strerror(errno));
+  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    int e = errno;
+    close(fd);
+    shm_unlink(name_.c_str());
+    return error(kErrOther, "ftruncate " + name_ + ": " + std::strerror(e));
+  }
+  void* base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (base == MAP_FAILED) {
+    shm_unlink(name_.c_str());
+    return error(kErrOther, "mmap " + name_ + ": " + std::strerror(errno));
+  }
+  own_ = {base, bytes};
+  for (int s = 0; s < slots; ++s) {
+    new (control_at(base, s)) RingControl{};
+    if (s == my_slot) continue;
+    inbound_.push_back(control_at(base, s));
+    inbound_data_.push_back(data_at(base, s));
+    heads_.push_back(0);
+  }
+  return {};
+}
+
+Status RingInbox::attach_peer(const std::string& job, int peer_rank, int slots, int my_slot, RingTx& tx) {
+  const std::string name = segment_name(job, peer_rank);
+  const std::size_t bytes = slots * kSlotBytes;
+  int fd = shm_open(name.c_str(), O_RDWR, 0600);
+  if (fd < 0) return error(kErrOther, "shm_open " + name + ": " + std::strerror(errno));
+  void* base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (base == MAP_FAILED) return error(kErrOther, "mmap " + name + ": " + std::strerror(errno));
+  peers_.push_back({base, bytes});
+  tx = RingTx(control_at(base, my_slot), data_at(base, my_slot));
+  return {};
+}
+
+void RingInbox::unlink() {
+  if (!name_.empty()) shm_unlink(name_.c_str());
+  name_.clear();
+}
+
+void RingInbox::destroy() {
+  unlink();
+  for (Segment& s : peers_) munmap(s.base, s.bytes);
+  if (own_.base) munmap(own_.base, own_.bytes);
+  peers_.clear();
+  own_ = {};
+  inbound_.clear();
+  inbound_data_.clear();
+  heads_.clear();
+}
+
+bool RingInbox::poll(Handler handler, void* context) {
+  bool any = false;
+  for (std::size_t i = 0; i < inbound_.size(); ++i) {
+    uint64_t tail = inbound_[i]->tail.load(std::memory_order_acquire);
+    uint64_t head = heads_[i];
+    if (tail == head) continue;
+    any = true;
+    char* data = inbound_data_[i];
+    while (head != tail) {
+      const char* record = data + head % kRingBytes;
+      const auto* rh = reinterpret_cast<const RecordHead*>(record);
+      if (!(rh->flags & kWrap)) {
+        Header h;
+        std::memcpy(&h, record + sizeof(RecordHead), sizeof h);
+        handler(context, h, record + sizeof(RecordHead) + sizeof(Header), h.kind == MsgKind::Eager ? h.bytes : 0);
+      }
+      head += rh->bytes;
+    }
+    heads_[i] = head;
+    inbound_[i]->head.store(head, std::memory_order_release);
+  }
+  return any;
+}
+
+}  // namespace strata::transport

@@ -1,0 +1,76 @@
+// Strata's shared-memory rings: the small-message fast path between ranks of one node (libfabric's shm provider
+// costs 0.67 us per 8-byte ping-pong here, MPICH 0.41 us; a ring write plus one release store is far thinner).
+//
+// Every rank owns one segment holding one single-producer/single-consumer ring per local peer ("inbox"); a sender
+// writes records into its ring in the receiver's segment. A record is [RecordHead][Header][payload], padded to 64
+// bytes, never split across the ring's end (a Wrap record fills the tail instead). Only the sender moves `tail` and
+// only the receiver moves `head`, each with one release store, so no locks are needed.
+//
+// Segments are named strata_<job>_<rank> in /dev/shm and unlinked as soon as every local peer has mapped them
+// (mpiexec also removes strata_<job>_* when a job dies early), so nothing is left behind.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/status.hpp"
+#include "transport/wire.hpp"
+
+namespace strata::transport {
+
+constexpr std::size_t kRingBytes = 64 * 1024;
+constexpr std::size_t kRingEagerLimit = 16 * 1024;  // larger messages go by rendezvous
+
+struct RingControl {
+  alignas(64) std::atomic<uint64_t> tail;  // written by the sender
+  alignas(64) std::atomic<uint64_t> head;  // written by the receiver
+};
+
+// The sending side of one ring (in the peer's segment).
+class RingTx {
+ public:
+  RingTx() = default;
+  RingTx(RingControl* control, char* data) : control_(control), data_(data) {}
+  bool attached() const { return control_ != nullptr; }
+  // false when the ring has no room now (try again after progress).
+  bool try_write(const Header& h, const void* payload, std::size_t len);
+
+ private:
+  RingControl* control_ = nullptr;
+  char* data_ = nullptr;
+  uint64_t tail_ = 0;
+  uint64_t cached_head_ = 0;
+};
+
+// The receiving side: this rank's segment.
+class RingInbox {
+ public:
+  using Handler = void (*)(void* context, const Header& h, const char* payload, std::size_t len);
+
+  // slots = ranks on this node; `my_slot` is never written to.
+  Status create(const std::string& job, int my_rank, int slots, int my_slot);
+  // Maps peer `peer_rank`'s segment and returns the ring this rank writes into (slot `my_slot` there).
+  Status attach_peer(const std::string& job, int peer_rank, int slots, int my_slot, RingTx& tx);
+  void unlink();   // after every local peer attached
+  void destroy();  // unmaps everything
+
+  // Hands every waiting record to `handler`; true if there was any.
+  bool poll(Handler handler, void* context);
+
+ private:
+  struct Segment {
+    void* base = nullptr;
+    std::size_t bytes = 0;
+  };
+  static std::string segment_name(const std::string& job, int rank);
+  std::string name_;
+  Segment own_;
+  std::vector<Segment> peers_;
+  std::vector<RingControl*> inbound_;  // rings with a live sender
+  std::vector<char*> inbound_data_;
+  std::vector<uint64_t> heads_;
+};
+
+}  // namespace strata::transport

@@ -1,0 +1,30 @@
+// The header that starts every Strata message on every channel.
+//
+//   Eager: header + payload (bytes <= the channel's eager limit). `sync` asks for an Ack once matched (MPI_Ssend).
+//   Rts:   "I have `bytes` for you" (cookie = the sender's request). The receiver matches it like an eager message,
+//          posts a tagged receive straight into the user buffer and answers
+//   Cts:   cookie echoed, `bytes` = what it accepts (less when truncating), `data_tag` = the tag to send the data on.
+//   Ack:   cookie echoed: a synchronous eager send was matched.
+#pragma once
+#include <cstdint>
+
+namespace strata::transport {
+
+enum class MsgKind : uint8_t { Eager = 1, Rts, Cts, Ack };
+
+struct Header {
+  MsgKind kind;
+  uint8_t sync;
+  uint16_t unused;
+  int32_t src_world;  // where replies go
+  int32_t src_rank;   // the sender's rank in the communicator: what receives match on
+  int32_t tag;
+  uint32_t context;   // the communicator's context id
+  uint32_t seq;       // per-peer order on channels that do not keep it themselves
+  uint64_t bytes;
+  uint64_t cookie;
+  uint64_t data_tag;
+};
+static_assert(sizeof(Header) == 48);
+
+}  // namespace strata::transport
