@@ -14,9 +14,10 @@ constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 constexpr uint32_t kWrap = 1;
 
 struct RecordHead {
-  uint32_t bytes;  // whole record, padded
-  uint32_t flags;  // kWrap: skip to the ring's start
+  std::atomic<uint32_t> bytes;  // whole record, padded; 0 = not written yet. Stored last (release).
+  uint32_t flags;               // kWrap: skip to the ring's start
 };
+static_assert(std::atomic<uint32_t>::is_always_lock_free);
 
 constexpr std::size_t kSlotBytes = sizeof(RingControl) + kRingBytes;
 constexpr std::size_t pad64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
@@ -45,16 +46,19 @@ bool RingTx::try_write(const Header& h, const void* payload, std::size_t len) {
     if (tail_ + total - cached_head_ > kRingBytes) return false;
   }
   if (to_end < need) {  // records are never split: fill the end with a wrap record
-    *reinterpret_cast<RecordHead*>(data_ + offset) = {static_cast<uint32_t>(to_end), kWrap};
+    auto* wrap = reinterpret_cast<RecordHead*>(data_ + offset);
+    wrap->flags = kWrap;
+    wrap->bytes.store(static_cast<uint32_t>(to_end), std::memory_order_release);
     tail_ += to_end;
     offset = 0;
   }
   char* record = data_ + offset;
-  *reinterpret_cast<RecordHead*>(record) = {static_cast<uint32_t>(need), 0};
+  auto* rh = reinterpret_cast<RecordHead*>(record);
+  rh->flags = 0;
   std::memcpy(record + sizeof(RecordHead), &h, sizeof(Header));
   if (len) std::memcpy(record + sizeof(RecordHead) + sizeof(Header), payload, len);
+  rh->bytes.store(static_cast<uint32_t>(need), std::memory_order_release);
   tail_ += need;
-  control_->tail.store(tail_, std::memory_order_release);
   return true;
 }
 
@@ -122,23 +126,27 @@ void RingInbox::destroy() {
 bool RingInbox::poll(Handler handler, void* context) {
   bool any = false;
   for (std::size_t i = 0; i < inbound_.size(); ++i) {
-    uint64_t tail = inbound_[i]->tail.load(std::memory_order_acquire);
-    uint64_t head = heads_[i];
-    if (tail == head) continue;
-    any = true;
     char* data = inbound_data_[i];
-    while (head != tail) {
-      const char* record = data + head % kRingBytes;
-      const auto* rh = reinterpret_cast<const RecordHead*>(record);
+    uint64_t head = heads_[i];
+    for (;;) {
+      char* record = data + head % kRingBytes;
+      auto* rh = reinterpret_cast<RecordHead*>(record);
+      const uint32_t bytes = rh->bytes.load(std::memory_order_acquire);
+      if (bytes == 0) break;
       if (!(rh->flags & kWrap)) {
         Header h;
         std::memcpy(&h, record + sizeof(RecordHead), sizeof h);
         handler(context, h, record + sizeof(RecordHead) + sizeof(Header), h.kind == MsgKind::Eager ? h.bytes : 0);
       }
-      head += rh->bytes;
+      for (uint32_t line = 0; line < bytes; line += 64)
+        reinterpret_cast<RecordHead*>(record + line)->bytes.store(0, std::memory_order_relaxed);
+      head += bytes;
+      any = true;
     }
-    heads_[i] = head;
-    inbound_[i]->head.store(head, std::memory_order_release);
+    if (head != heads_[i]) {
+      heads_[i] = head;
+      inbound_[i]->head.store(head, std::memory_order_release);
+    }
   }
   return any;
 }

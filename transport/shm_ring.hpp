@@ -3,8 +3,12 @@
 //
 // Every rank owns one segment holding one single-producer/single-consumer ring per local peer ("inbox"); a sender
 // writes records into its ring in the receiver's segment. A record is [RecordHead][Header][payload], padded to 64
-// bytes, never split across the ring's end (a Wrap record fills the tail instead). Only the sender moves `tail` and
-// only the receiver moves `head`, each with one release store, so no locks are needed.
+// bytes, never split across the ring's end (a Wrap record fills the end instead).
+//
+// A record is published by the release store of its RecordHead's length, so the receiver polls the one cache line
+// where the next record starts: one line transfer per small message, no separate tail counter. The receiver zeroes
+// the first word of every line it consumed (any later record head lands on a line start), then publishes `head`;
+// the sender reads `head` only when the ring looks full.
 //
 // Segments are named strata_<job>_<rank> in /dev/shm and unlinked as soon as every local peer has mapped them
 // (mpiexec also removes strata_<job>_* when a job dies early), so nothing is left behind.
@@ -24,8 +28,7 @@ constexpr std::size_t kRingBytes = 64 * 1024;
 constexpr std::size_t kRingEagerLimit = 16 * 1024;  // larger messages go by rendezvous
 
 struct RingControl {
-  alignas(64) std::atomic<uint64_t> tail;  // written by the sender
-  alignas(64) std::atomic<uint64_t> head;  // written by the receiver
+  alignas(64) std::atomic<uint64_t> head;  // bytes consumed so far, written by the receiver
 };
 
 // The sending side of one ring (in the peer's segment).
@@ -68,7 +71,7 @@ class RingInbox {
   std::string name_;
   Segment own_;
   std::vector<Segment> peers_;
-  std::vector<RingControl*> inbound_;  // rings with a live sender
+  std::vector<RingControl*> inbound_;  // rings with a live sender, in slot order
   std::vector<char*> inbound_data_;
   std::vector<uint64_t> heads_;
 };
