@@ -299,16 +299,16 @@ STRATA_DECLARE(int, Start, (MPI_Request *request))
 STRATA_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
 STRATA_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status))
 STRATA_DECLARE(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
-STRATA_DECLARE(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]))
+STRATA_DECLARE(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses))
 STRATA_DECLARE(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
 STRATA_DECLARE(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                               MPI_Status array_of_statuses[]))
+                               MPI_Status *array_of_statuses))
 STRATA_DECLARE(int, Testall,
-               (int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]))
+               (int count, MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses))
 STRATA_DECLARE(int, Testany,
                (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
 STRATA_DECLARE(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                               MPI_Status array_of_statuses[]))
+                               MPI_Status *array_of_statuses))
 STRATA_DECLARE(int, Request_free, (MPI_Request *request))
 STRATA_DECLARE(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
 STRATA_DECLARE(int, Cancel, (MPI_Request *request))
