@@ -3,6 +3,7 @@
 #include <pmix.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -41,6 +42,15 @@ bool get_uint(const pmix_proc_t& proc, const char* key, uint64_t& out) {
   return ok;
 }
 
+bool get_string(const pmix_proc_t& proc, const char* key, std::string& out) {
+  pmix_value_t* val = nullptr;
+  if (PMIx_Get(&proc, key, nullptr, 0, &val) != PMIX_SUCCESS || val == nullptr) return false;
+  const bool ok = val->type == PMIX_STRING && val->data.string != nullptr;
+  if (ok) out = val->data.string;
+  PMIX_VALUE_RELEASE(val);
+  return ok;
+}
+
 std::string real_hostname() {
   char name[256] = {};
   gethostname(name, sizeof name - 1);
@@ -68,16 +78,27 @@ Status bootstrap_init(World& world) {
   if (!get_uint(job, PMIX_JOB_SIZE, size) || size == 0) return error(kErrOther, "PMIx: no job size");
   world.size = static_cast<int>(size);
 
+  // Node identity: PMIX_NODEID where the server gives it for every rank; some servers give it only for ranks on
+  // our own node, so otherwise ranks are grouped by PMIX_HOSTNAME (ids in order of first appearance).
   world.node_of_rank.assign(size, 0);
-  for (int r = 0; r < world.size; ++r) {
+  bool have_ids = true;
+  for (int r = 0; r < world.size && have_ids; ++r) {
     uint64_t node = 0;
-    if (!get_uint(proc_of(r), PMIX_NODEID, node)) return error(kErrOther, "PMIx: no node id for rank " + std::to_string(r));
+    have_ids = get_uint(proc_of(r), PMIX_NODEID, node);
     world.node_of_rank[r] = static_cast<uint32_t>(node);
   }
-  pmix_value_t* val = nullptr;
-  if (PMIx_Get(&g_self, PMIX_HOSTNAME, nullptr, 0, &val) == PMIX_SUCCESS && val && val->type == PMIX_STRING)
-    world.hostname = val->data.string;
-  if (val) PMIX_VALUE_RELEASE(val);
+  if (!have_ids) {
+    std::vector<std::string> hosts;
+    for (int r = 0; r < world.size; ++r) {
+      std::string host;
+      if (!get_string(proc_of(r), PMIX_HOSTNAME, host))
+        return error(kErrOther, "PMIx: neither node id nor hostname for rank " + std::to_string(r));
+      auto it = std::find(hosts.begin(), hosts.end(), host);
+      world.node_of_rank[r] = static_cast<uint32_t>(it - hosts.begin());
+      if (it == hosts.end()) hosts.push_back(host);
+    }
+  }
+  get_string(g_self, PMIX_HOSTNAME, world.hostname);
   return {};
 }
 

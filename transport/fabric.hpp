@@ -20,7 +20,9 @@
 
 namespace strata::transport {
 
-constexpr std::size_t kFabricEagerLimit = 16 * 1024;
+// Header + eager payload stay within ofi_rxm's 16 KiB eager buffer (with room for its own header), so rxm never
+// starts a rendezvous of its own under ours.
+constexpr std::size_t kFabricEagerLimit = 16 * 1024 - 256;
 
 // What the endpoint reports back to the engine.
 class FabricSink {
