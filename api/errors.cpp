@@ -90,6 +90,8 @@ const char* class_string(int cls) {
 }
 
 int make_code(int cls, const std::string& message) {
+  // Programs compare the multiple-completion calls' result with MPI_ERR_IN_STATUS itself (MPI-4.0 3.7.5).
+  if (cls == MPI_ERR_IN_STATUS) return cls;
   const int slot = g_next_slot;
   g_next_slot = (g_next_slot + 1) % kSlots;
   const int code = cls + kClassSpan * (1 + slot);

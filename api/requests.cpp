@@ -51,21 +51,20 @@ MPI_Status* status_at(MPI_Status* statuses, int i) {
   return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
-// For the calls that return several statuses: per-request errors go into the statuses (MPI_ERR_IN_STATUS).
-int retire_into(const char* call, MPI_Request* handles, const std::vector<ApiRequest*>& rs, int i,
-                MPI_Status* statuses, bool& failed) {
-  MPI_Status* st = status_at(statuses, i);
-  const bool error = rs[i]->status.error != 0;
-  MPI_Comm comm = rs[i]->comm;
-  int rc = retire(call, &handles[i], rs[i], st);
-  if (error) {
-    failed = true;
-    if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = rc;
-  } else if (st != MPI_STATUS_IGNORE) {
-    st->MPI_ERROR = MPI_SUCCESS;
-  }
-  (void)comm;
-  return rc;
+// For the calls that return several statuses: per-request errors go into the statuses, and the call then raises
+// MPI_ERR_IN_STATUS on the communicator of the first failed request (`failed_comm`, MPI_COMM_NULL while none).
+void retire_into(const char* call, MPI_Request* handle, ApiRequest* r, MPI_Status* st, MPI_Comm& failed_comm) {
+  const bool error = r->status.error != 0;
+  const MPI_Comm comm = r->comm;
+  const int rc = retire(call, handle, r, st);
+  if (error && failed_comm == MPI_COMM_NULL) failed_comm = comm;
+  if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = error ? rc : MPI_SUCCESS;
+}
+
+int raise_in_status(const char* call, MPI_Comm failed_comm) {
+  return failed_comm == MPI_COMM_NULL
+             ? MPI_SUCCESS
+             : raise(call, failed_comm, MPI_ERR_IN_STATUS, "a request failed; its status holds the error");
 }
 
 }  // namespace
@@ -141,17 +140,16 @@ extern "C" int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
       if (pending(r) && !r->complete) return false;
     return true;
   });
-  bool failed = false;
+  MPI_Comm failed = MPI_COMM_NULL;
   for (int i = 0; i < count; ++i) {
     if (pending(rs[i])) {
-      retire_into("MPI_Waitall", array_of_requests, rs, i, array_of_statuses, failed);
+      retire_into("MPI_Waitall", &array_of_requests[i], rs[i], status_at(array_of_statuses, i), failed);
     } else if (MPI_Status* st = status_at(array_of_statuses, i); st != MPI_STATUS_IGNORE) {
       write_empty_status(st);
       st->MPI_ERROR = MPI_SUCCESS;
     }
   }
-  return failed ? raise("MPI_Waitall", MPI_COMM_SELF, MPI_ERR_IN_STATUS, "a request failed; see the statuses")
-                : MPI_SUCCESS;
+  return raise_in_status("MPI_Waitall", failed);
 }
 
 STRATA_PMPI(Testall)
@@ -164,15 +162,16 @@ extern "C" int PMPI_Testall(int count, MPI_Request array_of_requests[], int* fla
   for (ApiRequest* r : rs)
     if (pending(r) && !r->complete) *flag = 0;
   if (!*flag) return MPI_SUCCESS;
-  bool failed = false;
+  MPI_Comm failed = MPI_COMM_NULL;
   for (int i = 0; i < count; ++i) {
-    if (pending(rs[i]))
-      retire_into("MPI_Testall", array_of_requests, rs, i, array_of_statuses, failed);
-    else if (MPI_Status* st = status_at(array_of_statuses, i); st != MPI_STATUS_IGNORE)
+    if (pending(rs[i])) {
+      retire_into("MPI_Testall", &array_of_requests[i], rs[i], status_at(array_of_statuses, i), failed);
+    } else if (MPI_Status* st = status_at(array_of_statuses, i); st != MPI_STATUS_IGNORE) {
       write_empty_status(st);
+      st->MPI_ERROR = MPI_SUCCESS;
+    }
   }
-  return failed ? raise("MPI_Testall", MPI_COMM_SELF, MPI_ERR_IN_STATUS, "a request failed; see the statuses")
-                : MPI_SUCCESS;
+  return raise_in_status("MPI_Testall", failed);
 }
 
 namespace {
@@ -225,17 +224,15 @@ int complete_some(const char* call, int count, MPI_Request* handles, int* outcou
   else if (!any_done())
     runtime::progress();
   int n = 0;
-  bool failed = false;
+  MPI_Comm failed = MPI_COMM_NULL;
   for (int i = 0; i < count; ++i) {
     if (!done(rs[i])) continue;
     indices[n] = i;
-    std::vector<ApiRequest*> one = {rs[i]};
-    MPI_Status* st = status_at(statuses, n);
-    retire_into(call, &handles[i], one, 0, st == MPI_STATUS_IGNORE ? MPI_STATUSES_IGNORE : st, failed);
+    retire_into(call, &handles[i], rs[i], status_at(statuses, n), failed);
     ++n;
   }
   *outcount = n;
-  return failed ? raise(call, MPI_COMM_SELF, MPI_ERR_IN_STATUS, "a request failed; see the statuses") : MPI_SUCCESS;
+  return raise_in_status(call, failed);
 }
 
 }  // namespace

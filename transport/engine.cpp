@@ -107,15 +107,16 @@ Status Engine::init(const runtime::World& world) {
     p.address_part = local ? 0 : 1;
     p.channel = local && rings_ ? Peer::Channel::Ring : Peer::Channel::Fabric;
   }
-  if (rings_) {
+  if (rings_)
     for (int r : locals)
       if (r != me)
         if (Status s = inbox_.attach_peer(world.job_id, r, static_cast<int>(locals.size()), my_slot, peers_[r].ring);
             !s.ok())
           return s;
-    if (Status s = runtime::barrier(); !s.ok()) return s;  // every local peer has mapped our segment
-    inbox_.unlink();
-  }
+  // Job-wide, so every rank joins it, rings or not. After it every local peer has mapped our segment.
+  if (world.launched)
+    if (Status s = runtime::barrier(); !s.ok()) return s;
+  if (rings_) inbox_.unlink();
 
   // Oversubscribed (more ranks on this node than cores we may run on): yield almost at once when idle.
   cpu_set_t cpus;
