@@ -22,6 +22,18 @@ int make_recv(const char* call, void* buf, int count, MPI_Datatype type, int sou
   return MPI_SUCCESS;
 }
 
+int send_and_receive(const char* call, const Operation& send_op, const Operation& recv_op, MPI_Status* status) {
+  ApiRequest recv, send;
+  prepare_recv(recv, recv_op);
+  prepare_send(send, send_op, transport::SendMode::Standard);
+  start(recv);  // posted first, so a send to ourselves finds it
+  start(send);
+  wait(send);
+  wait(recv);
+  write_status(recv, status);
+  return request_error(call, recv);
+}
+
 }  // namespace
 
 STRATA_PMPI(Recv)
@@ -59,15 +71,7 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
   check_send(check, sendbuf, sendcount, sendtype, dest, sendtag, comm, send_op);
   check_recv(check, recvbuf, recvcount, recvtype, source, recvtag, comm, recv_op);
   if (!check.ok()) return check.raise();
-  ApiRequest recv, send;
-  prepare_recv(recv, recv_op);
-  prepare_send(send, send_op, transport::SendMode::Standard);
-  start(recv);  // posted first, so a send to ourselves finds it
-  start(send);
-  wait(send);
-  wait(recv);
-  write_status(recv, status);
-  return request_error("MPI_Sendrecv", recv);
+  return send_and_receive("MPI_Sendrecv", send_op, recv_op, status);
 }
 
 STRATA_PMPI(Sendrecv_replace)
@@ -84,13 +88,5 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
   send_op.buf = outgoing.data();
   send_op.type = datatype_of(MPI_BYTE);
   send_op.count = static_cast<int>(outgoing.size());
-  ApiRequest recv, send;
-  prepare_recv(recv, recv_op);
-  prepare_send(send, send_op, transport::SendMode::Standard);
-  start(recv);
-  start(send);
-  wait(send);
-  wait(recv);
-  write_status(recv, status);
-  return request_error("MPI_Sendrecv_replace", recv);
+  return send_and_receive("MPI_Sendrecv_replace", send_op, recv_op, status);
 }

@@ -67,6 +67,21 @@ int raise_in_status(const char* call, MPI_Comm failed_comm) {
              : raise(call, failed_comm, MPI_ERR_IN_STATUS, "a request failed; its status holds the error");
 }
 
+// Waitall/Testall once every request is done: each active one is retired, the others get an empty status.
+int retire_all(const char* call, int count, MPI_Request* handles, const std::vector<ApiRequest*>& rs,
+               MPI_Status* statuses) {
+  MPI_Comm failed = MPI_COMM_NULL;
+  for (int i = 0; i < count; ++i) {
+    if (pending(rs[i])) {
+      retire_into(call, &handles[i], rs[i], status_at(statuses, i), failed);
+    } else if (MPI_Status* st = status_at(statuses, i); st != MPI_STATUS_IGNORE) {
+      write_empty_status(st);
+      st->MPI_ERROR = MPI_SUCCESS;
+    }
+  }
+  return raise_in_status(call, failed);
+}
+
 }  // namespace
 
 STRATA_PMPI(Start)
@@ -140,16 +155,7 @@ extern "C" int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
       if (pending(r) && !r->complete) return false;
     return true;
   });
-  MPI_Comm failed = MPI_COMM_NULL;
-  for (int i = 0; i < count; ++i) {
-    if (pending(rs[i])) {
-      retire_into("MPI_Waitall", &array_of_requests[i], rs[i], status_at(array_of_statuses, i), failed);
-    } else if (MPI_Status* st = status_at(array_of_statuses, i); st != MPI_STATUS_IGNORE) {
-      write_empty_status(st);
-      st->MPI_ERROR = MPI_SUCCESS;
-    }
-  }
-  return raise_in_status("MPI_Waitall", failed);
+  return retire_all("MPI_Waitall", count, array_of_requests, rs, array_of_statuses);
 }
 
 STRATA_PMPI(Testall)
@@ -162,16 +168,7 @@ extern "C" int PMPI_Testall(int count, MPI_Request array_of_requests[], int* fla
   for (ApiRequest* r : rs)
     if (pending(r) && !r->complete) *flag = 0;
   if (!*flag) return MPI_SUCCESS;
-  MPI_Comm failed = MPI_COMM_NULL;
-  for (int i = 0; i < count; ++i) {
-    if (pending(rs[i])) {
-      retire_into("MPI_Testall", &array_of_requests[i], rs[i], status_at(array_of_statuses, i), failed);
-    } else if (MPI_Status* st = status_at(array_of_statuses, i); st != MPI_STATUS_IGNORE) {
-      write_empty_status(st);
-      st->MPI_ERROR = MPI_SUCCESS;
-    }
-  }
-  return raise_in_status("MPI_Testall", failed);
+  return retire_all("MPI_Testall", count, array_of_requests, rs, array_of_statuses);
 }
 
 namespace {
