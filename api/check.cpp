@@ -1,6 +1,6 @@
 #include "api/check.hpp"
 
-#include "api/state.hpp"
+#include "runtime/state.hpp"
 
 namespace strata::api {
 
@@ -12,8 +12,8 @@ std::string describe_comm(MPI_Comm handle) {
 }
 
 Check::Check(const char* call, MPI_Comm comm) : call_(call), comm_(comm) {
-  if (state().phase == Phase::Before) fail(MPI_ERR_OTHER, "called before MPI_Init");
-  if (state().phase == Phase::After) fail(MPI_ERR_OTHER, "called after MPI_Finalize");
+  if (runtime::state().phase == runtime::Phase::Before) fail(MPI_ERR_OTHER, "called before MPI_Init");
+  if (runtime::state().phase == runtime::Phase::After) fail(MPI_ERR_OTHER, "called after MPI_Finalize");
 }
 
 Check& Check::fail(int error_class, const std::string& message) {

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "api/handles.hpp"
-#include "api/state.hpp"
+#include "runtime/state.hpp"
 #include "runtime/bootstrap.hpp"
 
 namespace strata::api {
@@ -102,7 +102,7 @@ int make_code(int cls, const std::string& message) {
 enum class Handler { Fatal, Return };
 
 Handler handler_for(MPI_Comm comm) {
-  if (state().phase != Phase::Running) {
+  if (runtime::state().phase != runtime::Phase::Running) {
     const char* initial = std::getenv("STRATA_INITIAL_ERRHANDLER");
     return initial && (std::strcmp(initial, "return") == 0 || std::strcmp(initial, "mpi_errors_return") == 0)
                ? Handler::Return
@@ -130,13 +130,13 @@ std::string error_string(int code) {
 int raise(const char* call, MPI_Comm comm, int error_class, const std::string& message) {
   const int code = make_code(error_class, std::string(call) + ": " + message);
   if (handler_for(comm) == Handler::Return) return code;
-  const State& st = state();
-  if (st.phase == Phase::Running)
+  const runtime::State& st = runtime::state();
+  if (st.phase == runtime::Phase::Running)
     std::fprintf(stderr, "Strata: fatal error on rank %d: %s\n", st.world.rank, error_string(code).c_str());
   else
     std::fprintf(stderr, "Strata: fatal error: %s\n", error_string(code).c_str());
   std::fflush(stderr);
-  if (st.phase == Phase::Running) runtime::abort_job(error_class, "fatal MPI error");
+  if (st.phase == runtime::Phase::Running) runtime::abort_job(error_class, "fatal MPI error");
   _Exit(error_class);
 }
 

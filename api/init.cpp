@@ -7,7 +7,7 @@
 #include <string>
 
 #include "api/check.hpp"
-#include "api/state.hpp"
+#include "runtime/state.hpp"
 #include "runtime/clock.hpp"
 #include "transport/engine.hpp"
 
@@ -27,10 +27,10 @@ int copy_string(const std::string& s, char* out, int max, int* resultlen) {
 }
 
 int initialize(const char* call, int required, int* provided) {
-  State& st = state();
-  if (st.phase != Phase::Before)
+  runtime::State& st = runtime::state();
+  if (st.phase != runtime::Phase::Before)
     return raise(call, MPI_COMM_WORLD, MPI_ERR_OTHER,
-                 st.phase == Phase::Running ? "MPI is already initialized" : "called after MPI_Finalize");
+                 st.phase == runtime::Phase::Running ? "MPI is already initialized" : "called after MPI_Finalize");
   if (Status s = runtime::bootstrap_init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
   if (Status s = transport::engine().init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
   g_world = comm::make_world(st.world);
@@ -43,7 +43,7 @@ int initialize(const char* call, int required, int* provided) {
   if (st.thread_level < MPI_THREAD_SINGLE) st.thread_level = MPI_THREAD_SINGLE;
   if (provided) *provided = st.thread_level;
   st.main_thread = std::this_thread::get_id();
-  st.phase = Phase::Running;
+  st.phase = runtime::Phase::Running;
   return MPI_SUCCESS;
 }
 
@@ -66,7 +66,7 @@ extern "C" int PMPI_Finalize(void) {
   runtime::bootstrap_finalize();
   comms().put(index_of(MPI_COMM_WORLD), nullptr);
   comms().put(index_of(MPI_COMM_SELF), nullptr);
-  state().phase = Phase::After;
+  runtime::state().phase = runtime::Phase::After;
   return s.ok() ? MPI_SUCCESS : raise("MPI_Finalize", MPI_COMM_NULL, s);
 }
 
@@ -74,20 +74,20 @@ extern "C" int PMPI_Finalize(void) {
 STRATA_PMPI(Initialized)
 extern "C" int PMPI_Initialized(int* flag) {
   if (flag == nullptr) return raise("MPI_Initialized", MPI_COMM_NULL, MPI_ERR_ARG, "flag is NULL");
-  *flag = state().phase != Phase::Before;
+  *flag = runtime::state().phase != runtime::Phase::Before;
   return MPI_SUCCESS;
 }
 
 STRATA_PMPI(Finalized)
 extern "C" int PMPI_Finalized(int* flag) {
   if (flag == nullptr) return raise("MPI_Finalized", MPI_COMM_NULL, MPI_ERR_ARG, "flag is NULL");
-  *flag = state().phase == Phase::After;
+  *flag = runtime::state().phase == runtime::Phase::After;
   return MPI_SUCCESS;
 }
 
 STRATA_PMPI(Abort)
 extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) {
-  const State& st = state();
+  const runtime::State& st = runtime::state();
   std::fprintf(stderr, "Strata: MPI_Abort(%s, %d) called on rank %d\n", describe_comm(comm).c_str(), errorcode,
                st.world.rank);
   std::fflush(stderr);
@@ -126,7 +126,7 @@ extern "C" int PMPI_Get_processor_name(char* name, int* resultlen) {
   Check check("MPI_Get_processor_name");
   check.not_null(name, "name").not_null(resultlen, "resultlen");
   if (!check.ok()) return check.raise();
-  return copy_string(state().world.hostname, name, MPI_MAX_PROCESSOR_NAME, resultlen);
+  return copy_string(runtime::state().world.hostname, name, MPI_MAX_PROCESSOR_NAME, resultlen);
 }
 
 STRATA_PMPI(Query_thread)
@@ -134,7 +134,7 @@ extern "C" int PMPI_Query_thread(int* provided) {
   Check check("MPI_Query_thread");
   check.not_null(provided, "provided");
   if (!check.ok()) return check.raise();
-  *provided = state().thread_level;
+  *provided = runtime::state().thread_level;
   return MPI_SUCCESS;
 }
 
@@ -143,6 +143,6 @@ extern "C" int PMPI_Is_thread_main(int* flag) {
   Check check("MPI_Is_thread_main");
   check.not_null(flag, "flag");
   if (!check.ok()) return check.raise();
-  *flag = std::this_thread::get_id() == state().main_thread;
+  *flag = std::this_thread::get_id() == runtime::state().main_thread;
   return MPI_SUCCESS;
 }

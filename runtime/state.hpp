@@ -1,10 +1,11 @@
-// Process-wide state of the MPI library: the initialisation phase, the world, the thread level.
+// Process-wide state of the MPI library: the initialisation phase (MPI_Init / MPI_Finalize), the world, the
+// thread level.
 #pragma once
 #include <thread>
 
 #include "runtime/bootstrap.hpp"
 
-namespace strata::api {
+namespace strata::runtime {
 
 enum class Phase { Before, Running, After };
 
@@ -17,4 +18,4 @@ struct State {
 
 State& state();
 
-}  // namespace strata::api
+}  // namespace strata::runtime
