@@ -9,6 +9,7 @@
 #include "api/check.hpp"
 #include "runtime/state.hpp"
 #include "runtime/clock.hpp"
+#include "runtime/crash_signals.hpp"
 #include "transport/engine.hpp"
 
 using namespace strata;
@@ -31,6 +32,7 @@ int initialize(const char* call, int required, int* provided) {
   if (st.phase != runtime::Phase::Before)
     return raise(call, MPI_COMM_WORLD, MPI_ERR_OTHER,
                  st.phase == runtime::Phase::Running ? "MPI is already initialized" : "called after MPI_Finalize");
+  runtime::drop_foreign_crash_handlers();
   if (Status s = runtime::bootstrap_init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
   if (Status s = transport::engine().init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
   g_world = comm::make_world(st.world);
