@@ -23,6 +23,13 @@ bool lookup(Check& check, MPI_Request handle, ApiRequest*& r) {
   return check.ok();
 }
 
+// A request argument that must name a request: neither a NULL pointer nor MPI_REQUEST_NULL.
+bool lookup_required(Check& check, const MPI_Request* handle, ApiRequest*& r) {
+  check.not_null(handle, "request");
+  if (check.ok() && lookup(check, *handle, r) && r == nullptr) check.fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  return check.ok();
+}
+
 Check& check_array(Check& check, int count, const MPI_Request* array, std::vector<ApiRequest*>& out) {
   if (count < 0) return check.fail(MPI_ERR_COUNT, "negative count " + std::to_string(count));
   if (count > 0) check.not_null(array, "array_of_requests");
@@ -88,8 +95,7 @@ STRATA_PMPI(Start)
 extern "C" int PMPI_Start(MPI_Request* request) {
   Check check("MPI_Start");
   ApiRequest* r = nullptr;
-  check.not_null(request, "request");
-  if (check.ok() && lookup(check, *request, r) && r == nullptr) check.fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  lookup_required(check, request, r);
   if (check.ok() && !r->persistent) check.fail(MPI_ERR_REQUEST, "request is not persistent");
   if (check.ok() && r->active) check.fail(MPI_ERR_REQUEST, "request is already active");
   if (!check.ok()) return check.raise();
@@ -278,8 +284,7 @@ STRATA_PMPI(Request_free)
 extern "C" int PMPI_Request_free(MPI_Request* request) {
   Check check("MPI_Request_free");
   ApiRequest* r = nullptr;
-  check.not_null(request, "request");
-  if (check.ok() && lookup(check, *request, r) && r == nullptr) check.fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  lookup_required(check, request, r);
   if (!check.ok()) return check.raise();
   requests().remove(*request);
   *request = MPI_REQUEST_NULL;
@@ -294,8 +299,7 @@ STRATA_PMPI(Cancel)
 extern "C" int PMPI_Cancel(MPI_Request* request) {
   Check check("MPI_Cancel");
   ApiRequest* r = nullptr;
-  check.not_null(request, "request");
-  if (check.ok() && lookup(check, *request, r) && r == nullptr) check.fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  lookup_required(check, request, r);
   if (!check.ok()) return check.raise();
   // Only a receive that has not matched yet can be cancelled; a send runs to completion (MPI-4.0 3.8.4 allows it).
   if (pending(r) && !r->complete) transport::engine().cancel(r);
