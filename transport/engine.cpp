@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -155,8 +156,13 @@ fi_addr_t Engine::address_of(int rank) {
   Peer& p = peers_[rank];
   if (p.addr == FI_ADDR_NOTAVAIL) {
     std::vector<char> blob;
-    if (!runtime::lookup(rank, kAddressKey, blob).ok()) return FI_ADDR_NOTAVAIL;
-    p.addr = p.fabric->insert(blob_part(blob, p.address_part));
+    Status s = runtime::lookup(rank, kAddressKey, blob);
+    if (s.ok()) p.addr = p.fabric->insert(blob_part(blob, p.address_part));
+    if (p.addr == FI_ADDR_NOTAVAIL) {  // messages to it could only wait forever: end the job instead
+      std::fprintf(stderr, "strata: rank %d cannot reach rank %d through %s: %s\n", world_.rank, rank,
+                   p.fabric->provider().c_str(), s.ok() ? "address not accepted" : s.message.c_str());
+      runtime::abort_job(1, "unreachable peer");
+    }
   }
   return p.addr;
 }
