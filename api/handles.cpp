@@ -25,6 +25,16 @@ HandleTable<transport::Unexpected>& messages() {
   return table;
 }
 
+HandleTable<comm::Group>& groups() {
+  static HandleTable<comm::Group> table(STRATA_KIND_GROUP);
+  return table;
+}
+
+HandleTable<runtime::Info>& infos() {
+  static HandleTable<runtime::Info> table(STRATA_KIND_INFO);
+  return table;
+}
+
 const datatype::Datatype* datatype_of(MPI_Datatype handle) {
   if (kind_of(handle) != STRATA_KIND_DATATYPE) return nullptr;
   return datatype::predefined(index_of(handle));

@@ -11,6 +11,13 @@
 #include "transport/matching.hpp"
 #include "transport/request.hpp"
 
+namespace strata::comm {
+struct Group;
+}
+namespace strata::runtime {
+class Info;
+}
+
 namespace strata::api {
 
 constexpr int kIndexBits = 26;
@@ -61,6 +68,8 @@ struct ApiRequest : transport::Request {
 HandleTable<comm::Communicator>& comms();
 HandleTable<ApiRequest>& requests();
 HandleTable<transport::Unexpected>& messages();
+HandleTable<comm::Group>& groups();    // index 1: MPI_GROUP_EMPTY
+HandleTable<runtime::Info>& infos();   // index 1: MPI_INFO_ENV
 
 const datatype::Datatype* datatype_of(MPI_Datatype handle);
 

@@ -45,6 +45,7 @@ typedef long long MPI_Count;
 #define STRATA_KIND_INFO 7
 #define STRATA_KIND_MESSAGE 8
 #define STRATA_KIND_WIN 9
+#define STRATA_KIND_KEYVAL 10
 
 #define MPI_COMM_NULL STRATA_HANDLE(STRATA_KIND_COMM, 0)
 #define MPI_COMM_WORLD STRATA_HANDLE(STRATA_KIND_COMM, 1)
@@ -63,6 +64,15 @@ typedef long long MPI_Count;
 #define MPI_MESSAGE_NULL STRATA_HANDLE(STRATA_KIND_MESSAGE, 0)
 #define MPI_MESSAGE_NO_PROC STRATA_HANDLE(STRATA_KIND_MESSAGE, 1)
 #define MPI_WIN_NULL STRATA_HANDLE(STRATA_KIND_WIN, 0)
+
+/* Attribute keys are not handles in the standard, but Strata encodes them alike so that a bad key is detected. */
+#define MPI_TAG_UB STRATA_HANDLE(STRATA_KIND_KEYVAL, 1)
+#define MPI_HOST STRATA_HANDLE(STRATA_KIND_KEYVAL, 2)
+#define MPI_IO STRATA_HANDLE(STRATA_KIND_KEYVAL, 3)
+#define MPI_WTIME_IS_GLOBAL STRATA_HANDLE(STRATA_KIND_KEYVAL, 4)
+#define MPI_UNIVERSE_SIZE STRATA_HANDLE(STRATA_KIND_KEYVAL, 5)
+#define MPI_APPNUM STRATA_HANDLE(STRATA_KIND_KEYVAL, 6)
+#define MPI_LASTUSEDCODE STRATA_HANDLE(STRATA_KIND_KEYVAL, 7)
 
 /* ---- Predefined datatypes: the index is datatype/predefined.hpp's PredefinedType (checked at compile time). */
 #define STRATA_DT(i) STRATA_HANDLE(STRATA_KIND_DATATYPE, i)
@@ -144,6 +154,18 @@ typedef long long MPI_Count;
 #define MPI_MAX_OBJECT_NAME 128
 #define MPI_MAX_INFO_KEY 255
 #define MPI_MAX_INFO_VAL 1024
+
+/* Results of MPI_Comm_compare and MPI_Group_compare */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+/* Split types of MPI_Comm_split_type (MPI-4.0 7.4.2; RESOURCE_GUIDED is MPI-4.1) */
+#define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1
@@ -228,6 +250,10 @@ typedef struct MPI_Status {
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
 
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn; /* the pre-2.2 name */
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
 
 /* ---- The calls. Each appears twice: MPI_ and PMPI_. ------------------------------------------------------- */
 #define STRATA_DECLARE(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
@@ -253,9 +279,75 @@ STRATA_DECLARE(int, Error_class, (int errorcode, int *errorclass))
 STRATA_DECLARE(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
 STRATA_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 
+STRATA_DECLARE(int, Comm_create_errhandler,
+               (MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler))
+STRATA_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+STRATA_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+STRATA_DECLARE(int, Add_error_class, (int *errorclass))
+STRATA_DECLARE(int, Add_error_code, (int errorclass, int *errorcode))
+STRATA_DECLARE(int, Add_error_string, (int errorcode, const char *string))
+
 /* Communicators */
 STRATA_DECLARE(int, Comm_size, (MPI_Comm comm, int *size))
 STRATA_DECLARE(int, Comm_rank, (MPI_Comm comm, int *rank))
+STRATA_DECLARE(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+STRATA_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+STRATA_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+STRATA_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+STRATA_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
+STRATA_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
+STRATA_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+STRATA_DECLARE(int, Comm_free, (MPI_Comm *comm))
+STRATA_DECLARE(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+STRATA_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
+STRATA_DECLARE(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
+STRATA_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+STRATA_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
+STRATA_DECLARE(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+STRATA_DECLARE(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+
+/* Attributes */
+STRATA_DECLARE(int, Comm_create_keyval,
+               (MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                int *comm_keyval, void *extra_state))
+STRATA_DECLARE(int, Comm_free_keyval, (int *comm_keyval))
+STRATA_DECLARE(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val))
+STRATA_DECLARE(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag))
+STRATA_DECLARE(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
+/* The predefined callbacks (MPI-4.0 7.7.2) are real functions, so a program may also call them. */
+STRATA_DECLARE(int, COMM_NULL_COPY_FN, (MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag))
+STRATA_DECLARE(int, COMM_DUP_FN, (MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in,
+                                  void *attribute_val_out, int *flag))
+STRATA_DECLARE(int, COMM_NULL_DELETE_FN, (MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state))
+
+/* Groups */
+STRATA_DECLARE(int, Group_size, (MPI_Group group, int *size))
+STRATA_DECLARE(int, Group_rank, (MPI_Group group, int *rank))
+STRATA_DECLARE(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+STRATA_DECLARE(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+STRATA_DECLARE(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+STRATA_DECLARE(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+STRATA_DECLARE(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+STRATA_DECLARE(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+STRATA_DECLARE(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+STRATA_DECLARE(int, Group_translate_ranks,
+               (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
+STRATA_DECLARE(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+STRATA_DECLARE(int, Group_free, (MPI_Group *group))
+
+/* Info objects */
+STRATA_DECLARE(int, Info_create, (MPI_Info *info))
+STRATA_DECLARE(int, Info_create_env, (int argc, char *argv[], MPI_Info *info))
+STRATA_DECLARE(int, Info_set, (MPI_Info info, const char *key, const char *value))
+STRATA_DECLARE(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
+STRATA_DECLARE(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag))
+STRATA_DECLARE(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+STRATA_DECLARE(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
+STRATA_DECLARE(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
+STRATA_DECLARE(int, Info_delete, (MPI_Info info, const char *key))
+STRATA_DECLARE(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
+STRATA_DECLARE(int, Info_free, (MPI_Info *info))
 
 /* Point-to-point */
 STRATA_DECLARE(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
