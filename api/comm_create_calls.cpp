@@ -1,1 +1,279 @@
-// placeholder: filled by the communicators issue
+// Communicator construction and management (MPI-4.0 sections 7.4.2-7.4.4, 7.8), plus MPI_Comm_group.
+// Intercommunicators are out of scope: MPI_Comm_test_inter is always false.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "api/attributes.hpp"
+#include "api/check.hpp"
+#include "comm/create.hpp"
+#include "runtime/progress.hpp"
+#include "runtime/state.hpp"
+
+using namespace strata;
+using namespace strata::api;
+
+namespace {
+
+bool predefined_comm(MPI_Comm h) { return h == MPI_COMM_WORLD || h == MPI_COMM_SELF; }
+
+Check& check_info(Check& check, MPI_Info info, bool null_allowed) {
+  if (check.ok() && !(null_allowed && info == MPI_INFO_NULL) && infos().get(info) == nullptr)
+    check.fail(MPI_ERR_INFO, "invalid info handle " + std::to_string(info));
+  return check;
+}
+
+Check& check_group(Check& check, MPI_Group group, comm::Group*& out) {
+  if (!check.ok()) return check;
+  out = group == MPI_GROUP_EMPTY ? nullptr : groups().get(group);
+  if (out == nullptr && group != MPI_GROUP_EMPTY) check.fail(MPI_ERR_GROUP, "invalid group handle " + std::to_string(group));
+  return check;
+}
+
+// Registers a new communicator: it inherits the parent's error handler (MPI-4.0 9.3) and, for a dup, its hints
+// and attributes. Returns its handle, or MPI_COMM_NULL for nullptr.
+int publish(const char* call, MPI_Comm parent_handle, const comm::Communicator& parent,
+            std::unique_ptr<comm::Communicator> c, bool dup, MPI_Comm* newcomm) {
+  if (!c) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  c->errhandler = parent.errhandler;
+  retain_errhandler(c->errhandler);
+  if (dup) {
+    c->hints = parent.hints;
+    if (int rc = copy_attributes(parent_handle, parent, *c); rc != MPI_SUCCESS) {
+      delete_attributes(MPI_COMM_NULL, *c);
+      release_errhandler(c->errhandler);
+      comm::release(*c);
+      *newcomm = MPI_COMM_NULL;
+      return raise(call, parent_handle, error_class_of(rc), "an attribute copy callback failed");
+    }
+  }
+  *newcomm = comms().add(c.release());
+  return MPI_SUCCESS;
+}
+
+int dup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm* newcomm) {
+  comm::Communicator* c = nullptr;
+  Check check(call, comm);
+  check.comm(comm, c).not_null(newcomm, "newcomm");
+  if (with_info) check_info(check, info, true);
+  if (!check.ok()) return check.raise();
+  std::unique_ptr<comm::Communicator> fresh;
+  if (Status s = comm::create_dup(*c, fresh); !s.ok()) return raise(call, comm, s);
+  if (int rc = publish(call, comm, *c, std::move(fresh), true, newcomm); rc != MPI_SUCCESS) return rc;
+  if (with_info) {  // MPI_Comm_dup_with_info: the given hints replace the parent's
+    comm::Communicator* made = comms().get(*newcomm);
+    made->hints = info == MPI_INFO_NULL ? runtime::Info{} : infos().get(info)->dup();
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Comm_dup)
+extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  return dup("MPI_Comm_dup", comm, MPI_INFO_NULL, false, newcomm);
+}
+
+STRATA_PMPI(Comm_dup_with_info)
+extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+  return dup("MPI_Comm_dup_with_info", comm, info, true, newcomm);
+}
+
+// Completes at once: the agreement runs inside the call. Correct for programs that start the same collectives in
+// the same order everywhere; it becomes truly nonblocking with the collective engine.
+STRATA_PMPI(Comm_idup)
+extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  if (request == nullptr) return raise("MPI_Comm_idup", comm, MPI_ERR_ARG, "request is NULL");
+  if (int rc = dup("MPI_Comm_idup", comm, MPI_INFO_NULL, false, newcomm); rc != MPI_SUCCESS) return rc;
+  auto* r = new ApiRequest;
+  r->kind = transport::RequestKind::Recv;
+  r->proc_null = true;  // nothing left to do: completes with an empty status
+  r->comm = comm;
+  r->active = true;
+  r->status = {MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, false};
+  r->complete = true;
+  *request = requests().add(r);
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_split)
+extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_split", comm);
+  check.comm(comm, c).not_null(newcomm, "newcomm");
+  if (check.ok() && color < 0 && color != MPI_UNDEFINED)
+    check.fail(MPI_ERR_ARG, "invalid color " + std::to_string(color) + " (must be >= 0 or MPI_UNDEFINED)");
+  if (!check.ok()) return check.raise();
+  std::unique_ptr<comm::Communicator> fresh;
+  if (Status s = comm::create_split(*c, color, key, fresh); !s.ok()) return raise("MPI_Comm_split", comm, s);
+  return publish("MPI_Comm_split", comm, *c, std::move(fresh), false, newcomm);
+}
+
+// MPI_COMM_TYPE_SHARED: one communicator per (real or simulated) node. The hardware split types give
+// MPI_COMM_NULL until the hardware-split issue lands (the standard allows it for any type but SHARED).
+STRATA_PMPI(Comm_split_type)
+extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_split_type", comm);
+  check.comm(comm, c).not_null(newcomm, "newcomm");
+  check_info(check, info, true);
+  if (check.ok() && split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_SHARED &&
+      split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED &&
+      split_type != MPI_COMM_TYPE_RESOURCE_GUIDED)
+    check.fail(MPI_ERR_ARG, "invalid split_type " + std::to_string(split_type));
+  if (!check.ok()) return check.raise();
+  int color = MPI_UNDEFINED;
+  if (split_type == MPI_COMM_TYPE_SHARED)
+    color = static_cast<int>(runtime::state().world.node_of_rank[c->world_rank(c->rank)]);
+  std::unique_ptr<comm::Communicator> fresh;
+  if (Status s = comm::create_split(*c, color, key, fresh); !s.ok()) return raise("MPI_Comm_split_type", comm, s);
+  return publish("MPI_Comm_split_type", comm, *c, std::move(fresh), false, newcomm);
+}
+
+STRATA_PMPI(Comm_create)
+extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  comm::Communicator* c = nullptr;
+  comm::Group* g = nullptr;
+  Check check("MPI_Comm_create", comm);
+  check.comm(comm, c).not_null(newcomm, "newcomm");
+  check_group(check, group, g);
+  if (check.ok() && g)
+    for (int w : g->world_ranks)
+      if (std::find(c->world_ranks.begin(), c->world_ranks.end(), w) == c->world_ranks.end()) {
+        check.fail(MPI_ERR_GROUP, "the group holds process " + std::to_string(w) + ", which is not in " +
+                                      describe_comm(comm));
+        break;
+      }
+  if (!check.ok()) return check.raise();
+  std::unique_ptr<comm::Communicator> fresh;
+  if (Status s = comm::create_from_members(*c, g ? g->world_ranks : std::vector<int>{}, fresh); !s.ok())
+    return raise("MPI_Comm_create", comm, s);
+  return publish("MPI_Comm_create", comm, *c, std::move(fresh), false, newcomm);
+}
+
+STRATA_PMPI(Comm_create_group)
+extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  comm::Communicator* c = nullptr;
+  comm::Group* g = nullptr;
+  Check check("MPI_Comm_create_group", comm);
+  check.comm(comm, c).not_null(newcomm, "newcomm");
+  check_group(check, group, g);
+  check.send_tag(tag);
+  if (check.ok() && (g == nullptr || g->rank_of(c->world_rank(c->rank)) == comm::kUndefined))
+    check.fail(MPI_ERR_GROUP, "the calling process is not a member of the group (only members may call it)");
+  if (!check.ok()) return check.raise();
+  std::unique_ptr<comm::Communicator> fresh;
+  if (Status s = comm::create_from_group(*c, g->world_ranks, tag, fresh); !s.ok())
+    return raise("MPI_Comm_create_group", comm, s);
+  return publish("MPI_Comm_create_group", comm, *c, std::move(fresh), false, newcomm);
+}
+
+STRATA_PMPI(Comm_free)
+extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_free", comm ? *comm : MPI_COMM_NULL);
+  check.not_null(comm, "comm");
+  if (check.ok()) check.comm(*comm, c);
+  if (check.ok() && predefined_comm(*comm))
+    check.fail(MPI_ERR_COMM, describe_comm(*comm) + " is predefined and cannot be freed");
+  if (!check.ok()) return check.raise();
+  const MPI_Comm handle = *comm;
+  const int rc = delete_attributes(handle, *c);
+  const MPI_Errhandler handler = c->errhandler;
+  comm::release(*c);
+  comms().remove(handle);
+  delete c;
+  *comm = MPI_COMM_NULL;
+  if (rc != MPI_SUCCESS) {
+    const int code = raise("MPI_Comm_free", MPI_COMM_SELF, error_class_of(rc), "an attribute delete callback failed");
+    release_errhandler(handler);
+    return code;
+  }
+  release_errhandler(handler);
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_compare)
+extern "C" int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+  comm::Communicator *a = nullptr, *b = nullptr;
+  Check check("MPI_Comm_compare", comm1);
+  check.comm(comm1, a).comm(comm2, b).not_null(result, "result");
+  if (!check.ok()) return check.raise();
+  if (comm1 == comm2) {
+    *result = MPI_IDENT;
+  } else if (a->world_ranks == b->world_ranks) {
+    *result = MPI_CONGRUENT;
+  } else {
+    std::vector<int> x = a->world_ranks, y = b->world_ranks;
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    *result = x == y ? MPI_SIMILAR : MPI_UNEQUAL;
+  }
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_set_name)
+extern "C" int PMPI_Comm_set_name(MPI_Comm comm, const char* comm_name) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_set_name", comm);
+  check.comm(comm, c).not_null(comm_name, "comm_name");
+  if (check.ok() && std::strlen(comm_name) >= MPI_MAX_OBJECT_NAME)
+    check.fail(MPI_ERR_ARG, "name longer than MPI_MAX_OBJECT_NAME - 1 (" + std::to_string(MPI_MAX_OBJECT_NAME - 1) + ")");
+  if (!check.ok()) return check.raise();
+  c->name = comm_name;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_get_name)
+extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_get_name", comm);
+  check.comm(comm, c).not_null(comm_name, "comm_name").not_null(resultlen, "resultlen");
+  if (!check.ok()) return check.raise();
+  std::memcpy(comm_name, c->name.c_str(), c->name.size() + 1);
+  *resultlen = static_cast<int>(c->name.size());
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_set_info)
+extern "C" int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_set_info", comm);
+  check_info(check.comm(comm, c), info, false);
+  if (!check.ok()) return check.raise();
+  c->hints = infos().get(info)->dup();
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_get_info)
+extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_get_info", comm);
+  check.comm(comm, c).not_null(info_used, "info_used");
+  if (!check.ok()) return check.raise();
+  *info_used = infos().add(new runtime::Info(c->hints.dup()));  // a new object the caller frees
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_test_inter)
+extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_test_inter", comm);
+  check.comm(comm, c).not_null(flag, "flag");
+  if (!check.ok()) return check.raise();
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_group)
+extern "C" int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_group", comm);
+  check.comm(comm, c).not_null(group, "group");
+  if (!check.ok()) return check.raise();
+  *group = groups().add(new comm::Group{c->world_ranks});
+  return MPI_SUCCESS;
+}

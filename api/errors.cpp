@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "api/handles.hpp"
 #include "runtime/state.hpp"
@@ -99,26 +101,125 @@ int make_code(int cls, const std::string& message) {
   return code;
 }
 
-enum class Handler { Fatal, Return };
-
-Handler handler_for(MPI_Comm comm) {
+// The handler an error on `comm` goes to, and the communicator it is raised on.
+MPI_Errhandler handler_for(MPI_Comm& comm) {
   if (runtime::state().phase != runtime::Phase::Running) {
     const char* initial = std::getenv("STRATA_INITIAL_ERRHANDLER");
     return initial && (std::strcmp(initial, "return") == 0 || std::strcmp(initial, "mpi_errors_return") == 0)
-               ? Handler::Return
-               : Handler::Fatal;
+               ? MPI_ERRORS_RETURN
+               : MPI_ERRORS_ARE_FATAL;
   }
   const comm::Communicator* c = comms().get(comm);
-  if (c == nullptr) c = comms().get(MPI_COMM_SELF);
-  return c->errhandler == MPI_ERRORS_RETURN ? Handler::Return : Handler::Fatal;
+  if (c == nullptr) {
+    comm = MPI_COMM_SELF;
+    c = comms().get(MPI_COMM_SELF);
+  }
+  return c->errhandler;
+}
+
+[[noreturn]] void die(int code, int error_class) {
+  const runtime::State& st = runtime::state();
+  if (st.phase == runtime::Phase::Running)
+    std::fprintf(stderr, "Strata: fatal error on rank %d: %s\n", st.world.rank, error_string(code).c_str());
+  else
+    std::fprintf(stderr, "Strata: fatal error: %s\n", error_string(code).c_str());
+  std::fflush(stderr);
+  if (st.phase == runtime::Phase::Running) runtime::abort_job(error_class, "fatal MPI error");
+  _Exit(error_class);
+}
+
+constexpr int kFirstUserClass = MPI_ERR_VALUE_TOO_LARGE + 1;
+constexpr int kFirstUserCode = 1 << 20;
+int g_next_class = kFirstUserClass;
+int g_next_code = kFirstUserCode;
+int g_last_used = MPI_ERR_VALUE_TOO_LARGE;
+std::vector<std::pair<int, std::string>> g_user_strings;  // (class or code, string)
+
+const std::string* user_string(int code) {
+  for (const auto& [c, text] : g_user_strings)
+    if (c == code) return &text;
+  return nullptr;
 }
 
 }  // namespace
 
-int error_class_of(int code) { return code < kClassSpan ? code : code % kClassSpan; }
+int add_error_class() {
+  if (g_next_class >= kClassSpan) return -1;
+  g_last_used = std::max(g_last_used, g_next_class);
+  return g_next_class++;
+}
+
+int add_error_code(int error_class) {
+  const int code = g_next_code + error_class;
+  g_next_code += kClassSpan;
+  g_last_used = std::max(g_last_used, code);
+  return code;
+}
+
+bool is_valid_code(int code) {
+  if (code < 0) return false;
+  if (code < kClassSpan) return code < g_next_class;
+  if (code >= kFirstUserCode) return code < g_next_code && error_class_of(code) < g_next_class;
+  return class_string(error_class_of(code)) != nullptr;
+}
+
+bool is_added_code(int code) {
+  return is_valid_code(code) && (code >= kFirstUserCode || (code < kClassSpan && code >= kFirstUserClass));
+}
+
+void set_error_string(int code, const std::string& text) {
+  for (auto& [c, t] : g_user_strings)
+    if (c == code) {
+      t = text;
+      return;
+    }
+  g_user_strings.push_back({code, text});
+}
+
+int last_used_code() { return g_last_used; }
+
+HandleTable<ErrhandlerObject>& errhandlers() {
+  static HandleTable<ErrhandlerObject> table(STRATA_KIND_ERRHANDLER);
+  static bool reserved = [] {  // the predefined handlers' indices are never handed out
+    for (MPI_Errhandler h : {MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN, MPI_ERRORS_ABORT}) table.put(index_of(h), nullptr);
+    return true;
+  }();
+  (void)reserved;
+  return table;
+}
+
+bool is_errhandler(MPI_Errhandler h) {
+  return h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN || h == MPI_ERRORS_ABORT || errhandlers().get(h);
+}
+
+void retain_errhandler(MPI_Errhandler h) {
+  if (ErrhandlerObject* e = errhandlers().get(h)) ++e->references;
+}
+
+void release_errhandler(MPI_Errhandler h) {
+  ErrhandlerObject* e = errhandlers().get(h);
+  if (e && --e->references == 0) {
+    errhandlers().remove(h);
+    delete e;
+  }
+}
+
+int invoke_errhandler(MPI_Comm comm, int code) {
+  const MPI_Errhandler h = handler_for(comm);
+  if (h == MPI_ERRORS_RETURN) return code;
+  if (const ErrhandlerObject* e = errhandlers().get(h)) {
+    e->function(&comm, &code);
+    return code;
+  }
+  die(code, error_class_of(code));  // MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT: Strata ends the whole job
+}
+
+int error_class_of(int code) { return code % kClassSpan; }
 
 std::string error_string(int code) {
+  if (const std::string* text = user_string(code)) return *text;
   const int cls = error_class_of(code);
+  if (code >= kFirstUserCode || cls >= kFirstUserClass) return "";  // added, with no string (yet)
   const char* base = class_string(cls);
   if (code >= kClassSpan) {
     const Recorded& r = g_recent[(code / kClassSpan - 1) % kSlots];
@@ -128,16 +229,7 @@ std::string error_string(int code) {
 }
 
 int raise(const char* call, MPI_Comm comm, int error_class, const std::string& message) {
-  const int code = make_code(error_class, std::string(call) + ": " + message);
-  if (handler_for(comm) == Handler::Return) return code;
-  const runtime::State& st = runtime::state();
-  if (st.phase == runtime::Phase::Running)
-    std::fprintf(stderr, "Strata: fatal error on rank %d: %s\n", st.world.rank, error_string(code).c_str());
-  else
-    std::fprintf(stderr, "Strata: fatal error: %s\n", error_string(code).c_str());
-  std::fflush(stderr);
-  if (st.phase == runtime::Phase::Running) runtime::abort_job(error_class, "fatal MPI error");
-  _Exit(error_class);
+  return invoke_errhandler(comm, make_code(error_class, std::string(call) + ": " + message));
 }
 
 int raise(const char* call, MPI_Comm comm, const Status& s) {

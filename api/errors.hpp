@@ -8,6 +8,7 @@
 #pragma once
 #include <string>
 
+#include "api/handles.hpp"
 #include "api/pmpi.hpp"
 #include "runtime/status.hpp"
 
@@ -15,6 +16,29 @@ namespace strata::api {
 
 int error_class_of(int code);
 std::string error_string(int code);
+
+// User error classes, codes and strings (MPI_Add_error_class/code/string). Added classes follow the standard's
+// last class; added codes are (1 << 20) + 128 * n + class, so error_class_of works on them unchanged.
+int add_error_class();
+int add_error_code(int error_class);
+bool is_valid_code(int code);  // a predefined or added class or code
+bool is_added_code(int code);  // added by MPI_Add_error_class or MPI_Add_error_code
+void set_error_string(int code, const std::string& text);
+int last_used_code();
+
+// Error handlers: the three predefined ones and user ones (MPI_Comm_create_errhandler). A communicator holds a
+// reference to its handler, so MPI_Errhandler_free only drops the user's.
+struct ErrhandlerObject {
+  MPI_Comm_errhandler_function* function;
+  int references;
+};
+HandleTable<ErrhandlerObject>& errhandlers();
+bool is_errhandler(MPI_Errhandler handle);
+void retain_errhandler(MPI_Errhandler handle);
+void release_errhandler(MPI_Errhandler handle);
+
+// Runs comm's handler on `code` (MPI_Comm_call_errhandler) and returns `code` if the handler returns.
+int invoke_errhandler(MPI_Comm comm, int code);
 
 // Makes a code for `s`, runs the error handler of `comm` (or the one the rules above choose) and returns the code.
 int raise(const char* call, MPI_Comm comm, const Status& s);

@@ -2,9 +2,11 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/bootstrap.hpp"
+#include "runtime/info.hpp"
 
 namespace strata::comm {
 
@@ -19,8 +21,12 @@ struct Communicator {
   std::vector<int> world_ranks;  // communicator rank -> world rank
   std::string name;
   int errhandler = 0;  // owned by api/: opaque here
+  runtime::Info hints;                                     // given at creation or by MPI_Comm_set_info
+  std::vector<std::pair<int, void*>> attributes;           // (keyval, value), owned by api/
 
   int world_rank(int r) const { return world_ranks[r]; }
+  int slot() const { return static_cast<int>(context / kContextsPerComm); }
+  uint32_t collective_context() const { return context + 1; }
 };
 
 Communicator make_world(const runtime::World& world);

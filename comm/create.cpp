@@ -1,0 +1,104 @@
+#include "comm/create.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "comm/context_ids.hpp"
+#include "comm/internal_collectives.hpp"
+
+namespace strata::comm {
+namespace {
+
+constexpr int kErrOther = 16;  // MPI_ERR_OTHER
+
+// Agrees on a context slot over the participants of `v` and takes it here.
+Status agree_slot(const View& v, int tag, int& slot) {
+  SlotMask agreed = allreduce_and(v, context_pool().free_mask(), tag);
+  auto lowest = ContextPool::lowest(agreed);
+  if (!lowest) return error(kErrOther, "no free context id: too many communicators alive");
+  slot = *lowest;
+  context_pool().take(slot);
+  return {};
+}
+
+std::unique_ptr<Communicator> make(std::vector<int> world_ranks, int slot, int my_world_rank) {
+  auto c = std::make_unique<Communicator>();
+  c->context = static_cast<uint32_t>(slot) * kContextsPerComm;
+  c->size = static_cast<int>(world_ranks.size());
+  c->rank = static_cast<int>(std::find(world_ranks.begin(), world_ranks.end(), my_world_rank) - world_ranks.begin());
+  c->world_ranks = std::move(world_ranks);
+  return c;
+}
+
+View parent_view(const Communicator& parent) { return {parent.collective_context(), parent.rank, &parent.world_ranks}; }
+
+}  // namespace
+
+std::vector<int> split_members(const std::vector<int>& colors, const std::vector<int>& keys, int color) {
+  std::vector<int> members;
+  for (int r = 0; r < static_cast<int>(colors.size()); ++r)
+    if (colors[r] == color) members.push_back(r);
+  std::stable_sort(members.begin(), members.end(), [&](int a, int b) { return keys[a] < keys[b]; });
+  return members;
+}
+
+Status create_dup(const Communicator& parent, std::unique_ptr<Communicator>& out) {
+  int slot = 0;
+  if (Status s = agree_slot(parent_view(parent), kTagAgree, slot); !s.ok()) return s;
+  out = make(parent.world_ranks, slot, parent.world_rank(parent.rank));
+  return {};
+}
+
+Status create_split(const Communicator& parent, int color, int key, std::unique_ptr<Communicator>& out) {
+  const int mine[2] = {color, key};
+  std::vector<char> blob(sizeof mine);
+  std::memcpy(blob.data(), mine, sizeof mine);
+  std::vector<char> all = allgather(parent_view(parent), blob, kTagAllgather);
+  std::vector<int> colors(parent.size), keys(parent.size);
+  for (int r = 0; r < parent.size; ++r) {
+    std::memcpy(&colors[r], all.data() + r * sizeof mine, sizeof(int));
+    std::memcpy(&keys[r], all.data() + r * sizeof mine + sizeof(int), sizeof(int));
+  }
+  int slot = 0;  // every part of the split gets the same slot: the parts are disjoint
+  if (Status s = agree_slot(parent_view(parent), kTagAgree, slot); !s.ok()) return s;
+  if (color == kUndefined) {
+    context_pool().release(slot);  // not a member of any part: the slot stays ours to use
+    out.reset();
+    return {};
+  }
+  std::vector<int> world_ranks;
+  for (int r : split_members(colors, keys, color)) world_ranks.push_back(parent.world_rank(r));
+  out = make(std::move(world_ranks), slot, parent.world_rank(parent.rank));
+  return {};
+}
+
+Status create_from_members(const Communicator& parent, const std::vector<int>& members,
+                           std::unique_ptr<Communicator>& out) {
+  int slot = 0;
+  if (Status s = agree_slot(parent_view(parent), kTagAgree, slot); !s.ok()) return s;
+  const int me = parent.world_rank(parent.rank);
+  if (std::find(members.begin(), members.end(), me) == members.end()) {
+    context_pool().release(slot);
+    out.reset();
+    return {};
+  }
+  out = make(members, slot, me);
+  return {};
+}
+
+Status create_from_group(const Communicator& parent, const std::vector<int>& members, int tag,
+                         std::unique_ptr<Communicator>& out) {
+  const int me = parent.world_rank(parent.rank);
+  View v{parent.collective_context(), static_cast<int>(std::find(members.begin(), members.end(), me) - members.begin()),
+         &members};
+  int slot = 0;
+  // User tags are >= 0 and internal ones negative, so concurrent calls with different tags never mix.
+  if (Status s = agree_slot(v, tag, slot); !s.ok()) return s;
+  out = make(members, slot, me);
+  return {};
+}
+
+void release(const Communicator& c) { context_pool().release(c.slot()); }
+
+}  // namespace strata::comm

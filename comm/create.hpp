@@ -1,0 +1,29 @@
+// Creating communicators (MPI-4.0 section 7.4). Every creator is collective over `parent` (or, for
+// create_from_group, over the group's members) and returns nullptr where the caller gets MPI_COMM_NULL.
+// Membership is decided first, from data every member has; then one context slot is agreed on over all the
+// participants, and every new communicator of the call uses it.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "comm/communicator.hpp"
+#include "comm/group.hpp"
+
+namespace strata::comm {
+
+// Pure: the members (parent ranks, in new-rank order) of the part `color` of a split, given everyone's
+// (color, key): sorted by key, ties kept in parent rank order (MPI-4.0 7.4.2).
+std::vector<int> split_members(const std::vector<int>& colors, const std::vector<int>& keys, int color);
+
+Status create_dup(const Communicator& parent, std::unique_ptr<Communicator>& out);
+Status create_split(const Communicator& parent, int color, int key, std::unique_ptr<Communicator>& out);
+// members: world ranks in new-rank order; every rank of parent calls it (MPI_Comm_create).
+Status create_from_members(const Communicator& parent, const std::vector<int>& members,
+                           std::unique_ptr<Communicator>& out);
+// Only the members call it (MPI_Comm_create_group); `tag` separates concurrent calls on one parent.
+Status create_from_group(const Communicator& parent, const std::vector<int>& members, int tag,
+                         std::unique_ptr<Communicator>& out);
+
+void release(const Communicator& c);  // frees its context slot here (MPI_Comm_free)
+
+}  // namespace strata::comm

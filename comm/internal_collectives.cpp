@@ -1,0 +1,77 @@
+#include "comm/internal_collectives.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "datatype/predefined.hpp"
+#include "runtime/progress.hpp"
+#include "transport/engine.hpp"
+
+namespace strata::comm {
+namespace {
+
+const datatype::Datatype& bytes_type() { return *datatype::predefined(datatype::kByte); }
+
+void start_send(transport::Request& r, const View& v, int to, const void* buf, std::size_t n, int tag) {
+  r.kind = transport::RequestKind::Send;
+  r.buf = const_cast<void*>(buf);
+  r.count = n;
+  r.type = &bytes_type();
+  r.context = v.context;
+  r.tag = tag;
+  r.rank = v.rank;
+  r.peer = (*v.world_ranks)[to];
+  transport::engine().start_send(&r);
+}
+
+void start_recv(transport::Request& r, const View& v, int from, void* buf, std::size_t n, int tag) {
+  r.kind = transport::RequestKind::Recv;
+  r.buf = buf;
+  r.count = n;
+  r.type = &bytes_type();
+  r.context = v.context;
+  r.tag = tag;
+  r.rank = from;
+  transport::engine().start_recv(&r);
+}
+
+// Sends `out` to member `to` while receiving `in` from member `from`.
+void exchange(const View& v, int to, const void* out, std::size_t out_n, int from, void* in, std::size_t in_n,
+              int tag) {
+  transport::Request send, recv;
+  start_recv(recv, v, from, in, in_n, tag);
+  start_send(send, v, to, out, out_n, tag);
+  runtime::wait_until([&] { return send.complete && recv.complete; });
+}
+
+}  // namespace
+
+std::vector<char> allgather(const View& v, const std::vector<char>& mine, int tag) {
+  const int p = v.size();
+  const std::size_t n = mine.size();
+  // Blocks in rotated order: block i belongs to member (rank + i) % p.
+  std::vector<char> rotated(n * p);
+  std::memcpy(rotated.data(), mine.data(), n);
+  for (int have = 1; have < p; have *= 2) {
+    const int count = std::min(have, p - have);
+    const int to = (v.rank - have + p) % p, from = (v.rank + have) % p;
+    exchange(v, to, rotated.data(), n * count, from, rotated.data() + n * have, n * count, tag);
+  }
+  std::vector<char> result(n * p);
+  for (int i = 0; i < p; ++i) std::memcpy(result.data() + n * ((v.rank + i) % p), rotated.data() + n * i, n);
+  return result;
+}
+
+SlotMask allreduce_and(const View& v, const SlotMask& mine, int tag) {
+  const int p = v.size();
+  SlotMask acc = mine, incoming(mine.size());
+  const std::size_t bytes = mine.size() * sizeof(uint64_t);
+  for (int distance = 1; distance < p; distance *= 2) {
+    exchange(v, (v.rank + distance) % p, acc.data(), bytes, (v.rank - distance + p) % p, incoming.data(), bytes,
+             tag);
+    for (std::size_t w = 0; w < acc.size(); ++w) acc[w] &= incoming[w];
+  }
+  return acc;
+}
+
+}  // namespace strata::comm
