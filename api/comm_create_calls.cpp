@@ -18,14 +18,14 @@ namespace {
 bool predefined_comm(MPI_Comm h) { return h == MPI_COMM_WORLD || h == MPI_COMM_SELF; }
 
 Check& check_info(Check& check, MPI_Info info, bool null_allowed) {
-  if (check.ok() && !(null_allowed && info == MPI_INFO_NULL) && infos().get(info) == nullptr)
+  if (check.ok() && !(null_allowed && info == MPI_INFO_NULL) && info_of(info) == nullptr)
     check.fail(MPI_ERR_INFO, "invalid info handle " + std::to_string(info));
   return check;
 }
 
 Check& check_group(Check& check, MPI_Group group, comm::Group*& out) {
   if (!check.ok()) return check;
-  out = group == MPI_GROUP_EMPTY ? nullptr : groups().get(group);
+  out = group == MPI_GROUP_EMPTY ? nullptr : group_of(group);
   if (out == nullptr && group != MPI_GROUP_EMPTY) check.fail(MPI_ERR_GROUP, "invalid group handle " + std::to_string(group));
   return check;
 }
@@ -65,7 +65,7 @@ int dup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm
   if (int rc = publish(call, comm, *c, std::move(fresh), true, newcomm); rc != MPI_SUCCESS) return rc;
   if (with_info) {  // MPI_Comm_dup_with_info: the given hints replace the parent's
     comm::Communicator* made = comms().get(*newcomm);
-    made->hints = info == MPI_INFO_NULL ? runtime::Info{} : infos().get(info)->dup();
+    made->hints = info == MPI_INFO_NULL ? runtime::Info{} : info_of(info)->dup();
   }
   return MPI_SUCCESS;
 }
@@ -244,7 +244,7 @@ extern "C" int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   Check check("MPI_Comm_set_info", comm);
   check_info(check.comm(comm, c), info, false);
   if (!check.ok()) return check.raise();
-  c->hints = infos().get(info)->dup();
+  c->hints = info_of(info)->dup();
   return MPI_SUCCESS;
 }
 
@@ -254,7 +254,7 @@ extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
   Check check("MPI_Comm_get_info", comm);
   check.comm(comm, c).not_null(info_used, "info_used");
   if (!check.ok()) return check.raise();
-  *info_used = infos().add(new runtime::Info(c->hints.dup()));  // a new object the caller frees
+  *info_used = add_info(c->hints.dup());  // a new object the caller frees
   return MPI_SUCCESS;
 }
 
@@ -274,6 +274,6 @@ extern "C" int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
   Check check("MPI_Comm_group", comm);
   check.comm(comm, c).not_null(group, "group");
   if (!check.ok()) return check.raise();
-  *group = groups().add(new comm::Group{c->world_ranks});
+  *group = add_group(comm::Group{c->world_ranks});
   return MPI_SUCCESS;
 }

@@ -73,4 +73,11 @@ HandleTable<runtime::Info>& infos();   // index 1: MPI_INFO_ENV
 
 const datatype::Datatype* datatype_of(MPI_Datatype handle);
 
+// Groups and info objects through their owners (group_calls.cpp, info_calls.cpp): MPI_GROUP_EMPTY and
+// MPI_INFO_ENV (filled on first use after MPI_Init) included; nullptr for null or invalid handles.
+comm::Group* group_of(MPI_Group handle);
+MPI_Group add_group(comm::Group group);  // an empty group gives MPI_GROUP_EMPTY
+runtime::Info* info_of(MPI_Info handle);
+MPI_Info add_info(runtime::Info info);
+
 }  // namespace strata::api
