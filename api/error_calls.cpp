@@ -102,7 +102,7 @@ STRATA_PMPI(Add_error_code)
 extern "C" int PMPI_Add_error_code(int errorclass, int* errorcode) {
   Check check("MPI_Add_error_code");
   check.not_null(errorcode, "errorcode");
-  if (check.ok() && (errorclass < 0 || errorclass >= 128 || !is_valid_code(errorclass)))
+  if (check.ok() && (!is_valid_code(errorclass) || error_class_of(errorclass) != errorclass))
     check.fail(MPI_ERR_ARG, "invalid error class " + std::to_string(errorclass));
   if (!check.ok()) return check.raise();
   *errorcode = add_error_code(errorclass);

@@ -94,6 +94,7 @@ const char* class_string(int cls) {
 int make_code(int cls, const std::string& message) {
   // Programs compare the multiple-completion calls' result with MPI_ERR_IN_STATUS itself (MPI-4.0 3.7.5).
   if (cls == MPI_ERR_IN_STATUS) return cls;
+  if (cls >= MPI_ERR_LASTCODE) return cls;  // an added class: returned as it is, its string set by the user
   const int slot = g_next_slot;
   g_next_slot = (g_next_slot + 1) % kSlots;
   const int code = cls + kClassSpan * (1 + slot);
@@ -128,11 +129,11 @@ MPI_Errhandler handler_for(MPI_Comm& comm) {
   _Exit(error_class);
 }
 
-constexpr int kFirstUserClass = MPI_ERR_VALUE_TOO_LARGE + 1;
-constexpr int kFirstUserCode = 1 << 20;
+constexpr int kFirstUserClass = MPI_ERR_LASTCODE + 1;
+constexpr int kFirstUserCode = kFirstUserClass + (1 << 27);
 int g_next_class = kFirstUserClass;
-int g_next_code = kFirstUserCode;
-int g_last_used = MPI_ERR_VALUE_TOO_LARGE;
+std::vector<int> g_user_code_class;  // class of user code kFirstUserCode + i
+int g_last_used = MPI_ERR_LASTCODE;
 std::vector<std::pair<int, std::string>> g_user_strings;  // (class or code, string)
 
 const std::string* user_string(int code) {
@@ -144,27 +145,27 @@ const std::string* user_string(int code) {
 }  // namespace
 
 int add_error_class() {
-  if (g_next_class >= kClassSpan) return -1;
+  if (g_next_class >= kFirstUserCode) return -1;
   g_last_used = std::max(g_last_used, g_next_class);
   return g_next_class++;
 }
 
 int add_error_code(int error_class) {
-  const int code = g_next_code + error_class;
-  g_next_code += kClassSpan;
+  const int code = kFirstUserCode + static_cast<int>(g_user_code_class.size());
+  g_user_code_class.push_back(error_class);
   g_last_used = std::max(g_last_used, code);
   return code;
 }
 
-bool is_valid_code(int code) {
-  if (code < 0) return false;
-  if (code < kClassSpan) return code < g_next_class;
-  if (code >= kFirstUserCode) return code < g_next_code && error_class_of(code) < g_next_class;
-  return class_string(error_class_of(code)) != nullptr;
+bool is_added_code(int code) {
+  return (code >= kFirstUserClass && code < g_next_class) ||
+         (code >= kFirstUserCode && code - kFirstUserCode < static_cast<int>(g_user_code_class.size()));
 }
 
-bool is_added_code(int code) {
-  return is_valid_code(code) && (code >= kFirstUserCode || (code < kClassSpan && code >= kFirstUserClass));
+bool is_valid_code(int code) {
+  if (code < 0) return false;
+  if (code >= kFirstUserClass) return is_added_code(code);
+  return class_string(error_class_of(code)) != nullptr;
 }
 
 void set_error_string(int code, const std::string& text) {
@@ -214,12 +215,17 @@ int invoke_errhandler(MPI_Comm comm, int code) {
   die(code, error_class_of(code));  // MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT: Strata ends the whole job
 }
 
-int error_class_of(int code) { return code % kClassSpan; }
+int error_class_of(int code) {
+  if (code >= kFirstUserCode && code - kFirstUserCode < static_cast<int>(g_user_code_class.size()))
+    return g_user_code_class[code - kFirstUserCode];
+  if (code >= kFirstUserClass) return code;  // an added class is its own class
+  return code % kClassSpan;
+}
 
 std::string error_string(int code) {
   if (const std::string* text = user_string(code)) return *text;
   const int cls = error_class_of(code);
-  if (code >= kFirstUserCode || cls >= kFirstUserClass) return "";  // added, with no string (yet)
+  if (is_added_code(code)) return "";  // added, with no string (yet)
   const char* base = class_string(cls);
   if (code >= kClassSpan) {
     const Recorded& r = g_recent[(code / kClassSpan - 1) % kSlots];

@@ -17,8 +17,9 @@ namespace strata::api {
 int error_class_of(int code);
 std::string error_string(int code);
 
-// User error classes, codes and strings (MPI_Add_error_class/code/string). Added classes follow the standard's
-// last class; added codes are (1 << 20) + 128 * n + class, so error_class_of works on them unchanged.
+// User error classes, codes and strings (MPI_Add_error_class/code/string). They lie above MPI_ERR_LASTCODE, as
+// MPI_LASTUSEDCODE >= MPI_ERR_LASTCODE requires (MPI-4.0 9.5): classes from kFirstUserClass, codes from
+// kFirstUserCode, each code's class kept in a table.
 int add_error_class();
 int add_error_code(int error_class);
 bool is_valid_code(int code);  // a predefined or added class or code

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "api/attributes.hpp"
 #include "api/check.hpp"
 #include "runtime/state.hpp"
 #include "runtime/clock.hpp"
@@ -64,12 +65,19 @@ STRATA_PMPI(Finalize)
 extern "C" int PMPI_Finalize(void) {
   Check check("MPI_Finalize", MPI_COMM_WORLD);
   if (!check.ok()) return check.raise();
+  // MPI-4.0 11.2.2: MPI_COMM_SELF's attributes are deleted first, as if it were freed, while MPI still works;
+  // then MPI_COMM_WORLD's.
+  int attr_rc = delete_attributes(MPI_COMM_SELF, g_self);
+  if (int rc = delete_attributes(MPI_COMM_WORLD, g_world); attr_rc == MPI_SUCCESS) attr_rc = rc;
   Status s = transport::engine().finalize();
   runtime::bootstrap_finalize();
   comms().put(index_of(MPI_COMM_WORLD), nullptr);
   comms().put(index_of(MPI_COMM_SELF), nullptr);
   runtime::state().phase = runtime::Phase::After;
-  return s.ok() ? MPI_SUCCESS : raise("MPI_Finalize", MPI_COMM_NULL, s);
+  if (!s.ok()) return raise("MPI_Finalize", MPI_COMM_NULL, s);
+  return attr_rc == MPI_SUCCESS ? MPI_SUCCESS
+                                : raise("MPI_Finalize", MPI_COMM_NULL, error_class_of(attr_rc),
+                                        "an attribute delete callback failed");
 }
 
 // Allowed before MPI_Init and after MPI_Finalize (MPI-4.0 section 11.2.1).
