@@ -165,4 +165,141 @@ static inline int test_status_is_proc_null(const MPI_Status *status) {
 /* Fills a status with garbage, so a call that forgets to write a field is caught. */
 static inline void test_poison_status(MPI_Status *status) { memset(status, 0x5b, sizeof *status); }
 
+/* ---- Helpers of the communicator, group, info, attribute and error-handler tests (comm_*, group_*, info_*,
+ *      attr_*, errhandler_*). ----------------------------------------------------------------------------------- */
+
+/* The call must fail with an error code of class `want_class` whose message (MPI_Error_string) contains `name`
+ * (the MPI call). Needs MPI_ERRORS_RETURN (or a returning handler) on the communicator the error is raised on. */
+#define TEST_EXPECT_ERROR(call, want_class, name)                                                                 \
+  test_expect_error_at((call), (want_class), (name), #call, __FILE__, __LINE__)
+
+static inline void test_expect_error_at(int err, int want_class, const char *name, const char *text, const char *file,
+                                        int line) {
+  int cls = -1, len = -1;
+  char msg[MPI_MAX_ERROR_STRING];
+  msg[0] = '\0';
+  if (err != MPI_SUCCESS) {
+    CHECK_MPI(MPI_Error_class(err, &cls));
+    CHECK_MPI(MPI_Error_string(err, msg, &len));
+  }
+  if (err == MPI_SUCCESS || cls != want_class || strstr(msg, name) == NULL || len != (int)strlen(msg)) {
+    char detail[MPI_MAX_ERROR_STRING + 256];
+    snprintf(detail, sizeof detail, ": returned %d, class %d (wanted %d), message '%s' (length %d; should name %s)",
+             err, cls, want_class, msg, len, name);
+    test_fail(file, line, text, detail);
+  }
+}
+
+/* A barrier of point-to-point calls on any communicator (tag TEST_TAG_BARRIER). */
+static inline void test_barrier_comm(MPI_Comm comm) {
+  int rank, size, token = 0;
+  CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  CHECK_MPI(MPI_Comm_size(comm, &size));
+  if (rank == 0) {
+    for (int r = 1; r < size; ++r)
+      CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, MPI_ANY_SOURCE, TEST_TAG_BARRIER, comm, MPI_STATUS_IGNORE));
+    for (int r = 1; r < size; ++r) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, r, TEST_TAG_BARRIER, comm));
+  } else {
+    CHECK_MPI(MPI_Send(&token, 1, MPI_INT, 0, TEST_TAG_BARRIER, comm));
+    CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, TEST_TAG_BARRIER, comm, MPI_STATUS_IGNORE));
+  }
+}
+
+/* Every member of `comm` sends one message to every member (itself included) and receives one from each, with
+ * MPI_ANY_SOURCE. expected_world[r] is the MPI_COMM_WORLD rank the test expects at rank r of `comm`. Each message
+ * carries {comm_id, sender's world rank, receiver's world rank, sender's rank in comm}, so a message delivered on
+ * the wrong communicator (a shared context id: give concurrently used communicators different comm_ids) or from
+ * the wrong process is detected. All members must call this with the same tag. */
+static inline void test_comm_exchange(MPI_Comm comm, const int *expected_world, int comm_id, int tag) {
+  int n = -1, me = -1, wr = -1;
+  CHECK_MPI(MPI_Comm_size(comm, &n));
+  CHECK_MPI(MPI_Comm_rank(comm, &me));
+  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &wr));
+  CHECK(me >= 0 && me < n);
+  CHECK(expected_world[me] == wr);
+  int *out = test_malloc(sizeof(int) * 4 * (size_t)n), *in = test_malloc(sizeof(int) * 4 * (size_t)n);
+  char *seen = test_malloc((size_t)n);
+  MPI_Request *reqs = test_malloc(sizeof(MPI_Request) * 2 * (size_t)n);
+  MPI_Status *st = test_malloc(sizeof(MPI_Status) * 2 * (size_t)n);
+  for (int r = 0; r < n; ++r) {
+    in[4 * r] = in[4 * r + 1] = in[4 * r + 2] = in[4 * r + 3] = -77;
+    seen[r] = 0;
+    CHECK_MPI(MPI_Irecv(&in[4 * r], 4, MPI_INT, MPI_ANY_SOURCE, tag, comm, &reqs[r]));
+  }
+  for (int r = 0; r < n; ++r) {
+    out[4 * r] = comm_id;
+    out[4 * r + 1] = wr;
+    out[4 * r + 2] = expected_world[r];
+    out[4 * r + 3] = me;
+    CHECK_MPI(MPI_Isend(&out[4 * r], 4, MPI_INT, r, tag, comm, &reqs[n + r]));
+  }
+  CHECK_MPI(MPI_Waitall(2 * n, reqs, st));
+  for (int i = 0; i < n; ++i) {
+    int src = st[i].MPI_SOURCE;
+    if (!(src >= 0 && src < n && !seen[src] && st[i].MPI_TAG == tag && test_count(&st[i], MPI_INT) == 4 &&
+          in[4 * i] == comm_id && in[4 * i + 1] == expected_world[src] && in[4 * i + 2] == wr &&
+          in[4 * i + 3] == src)) {
+      char detail[256];
+      snprintf(detail, sizeof detail,
+               ": comm_id %d, world rank %d got from source %d tag %d: {comm_id %d, from world %d, to world %d, "
+               "from rank %d}",
+               comm_id, wr, src, st[i].MPI_TAG, in[4 * i], in[4 * i + 1], in[4 * i + 2], in[4 * i + 3]);
+      test_fail(__FILE__, __LINE__, "test_comm_exchange: a message arrived that this communicator did not send",
+                detail);
+    }
+    seen[src] = 1;
+  }
+  free(out);
+  free(in);
+  free(seen);
+  free(reqs);
+  free(st);
+}
+
+/* Checks that `comm` is the communicator the test expects: its size is n, this process's rank r has world rank
+ * expected_world[r], MPI_Group_translate_ranks maps every rank to the expected world rank, and every pair of
+ * members can talk on it (test_comm_exchange). */
+static inline void test_check_comm(MPI_Comm comm, const int *expected_world, int n, int comm_id, int tag) {
+  int size = -1, rank = -1, wr = -1;
+  CHECK(comm != MPI_COMM_NULL);
+  CHECK_MPI(MPI_Comm_size(comm, &size));
+  CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &wr));
+  if (size != n || rank < 0 || rank >= n || expected_world[rank] != wr) {
+    char detail[128];
+    snprintf(detail, sizeof detail, ": world rank %d: size %d (expected %d), rank %d", wr, size, n, rank);
+    test_fail(__FILE__, __LINE__, "test_check_comm: size or rank", detail);
+  }
+  MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+  CHECK_MPI(MPI_Comm_group(comm, &group));
+  CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
+  int *ranks = test_malloc(sizeof(int) * (size_t)n), *translated = test_malloc(sizeof(int) * (size_t)n);
+  for (int i = 0; i < n; ++i) {
+    ranks[i] = i;
+    translated[i] = -77;
+  }
+  CHECK_MPI(MPI_Group_translate_ranks(group, n, ranks, world, translated));
+  for (int i = 0; i < n; ++i) {
+    if (translated[i] != expected_world[i]) {
+      char detail[128];
+      snprintf(detail, sizeof detail, ": rank %d translates to world rank %d, expected %d", i, translated[i],
+               expected_world[i]);
+      test_fail(__FILE__, __LINE__, "test_check_comm: membership", detail);
+    }
+  }
+  CHECK_MPI(MPI_Group_free(&group));
+  CHECK_MPI(MPI_Group_free(&world));
+  CHECK(group == MPI_GROUP_NULL && world == MPI_GROUP_NULL);
+  free(ranks);
+  free(translated);
+  test_comm_exchange(comm, expected_world, comm_id, tag);
+}
+
+/* The rank of `world_rank` in a list of world ranks, or MPI_UNDEFINED. */
+static inline int test_index_of(const int *list, int n, int world_rank) {
+  for (int i = 0; i < n; ++i)
+    if (list[i] == world_rank) return i;
+  return MPI_UNDEFINED;
+}
+
 #endif /* STRATA_TESTS_MPI_TEST_UTIL_H */
