@@ -89,7 +89,9 @@ Status Engine::init(const runtime::World& world) {
   rings_ = has_local && env_or("STRATA_SHM_RINGS", "1") != "0";
 
   if (has_local)
-    if (Status s = shm_.open(env_or("STRATA_SHM_PROVIDER", "shm")); !s.ok()) return s;
+    if (Status s = shm_.open(env_or("STRATA_SHM_PROVIDER", "shm"), shm_prefix(world.job_id) + std::to_string(me) + "_fi");
+        !s.ok())
+      return s;
   if (has_remote)
     if (Status s = net_.open(env_or("STRATA_NET_PROVIDER", "tcp;ofi_rxm")); !s.ok()) return s;
   if (rings_)

@@ -32,9 +32,15 @@ struct FabricEndpoint::Op {
   std::vector<char> buffer;
 };
 
-Status FabricEndpoint::open(const std::string& provider) {
+Status FabricEndpoint::open(const std::string& provider, const std::string& local_name) {
   provider_ = provider;
   fi_info* hints = fi_allocinfo();
+  if (provider == "shm" && !local_name.empty()) {
+    const std::string address = "fi_shm://" + local_name;
+    hints->addr_format = FI_ADDR_STR;
+    hints->src_addr = strdup(address.c_str());
+    hints->src_addrlen = address.size() + 1;
+  }
   hints->caps = FI_MSG | FI_TAGGED;
   hints->mode = FI_CONTEXT | FI_CONTEXT2;
   hints->ep_attr->type = FI_EP_RDM;

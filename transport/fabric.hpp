@@ -34,7 +34,9 @@ class FabricSink {
 
 class FabricEndpoint {
  public:
-  Status open(const std::string& provider);
+  // `local_name`: for the shm provider, the /dev/shm name of our region (job-unique; by default libfabric uses
+  // the pid, which a stale region of a killed process from an earlier job may still hold).
+  Status open(const std::string& provider, const std::string& local_name = {});
   void close();
   bool is_open() const { return ep_ != nullptr; }
   const std::string& provider() const { return provider_; }

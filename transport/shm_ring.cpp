@@ -62,8 +62,10 @@ bool RingTx::try_write(const Header& h, const void* payload, std::size_t len) {
   return true;
 }
 
+std::string shm_prefix(const std::string& job) { return "strata_" + sanitize(job) + "_"; }
+
 std::string RingInbox::segment_name(const std::string& job, int rank) {
-  return "/strata_" + sanitize(job) + "_" + std::to_string(rank);
+  return "/" + shm_prefix(job) + std::to_string(rank);
 }
 
 Status RingInbox::create(const std::string& job, int my_rank, int slots, int my_slot) {

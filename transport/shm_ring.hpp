@@ -24,6 +24,10 @@
 
 namespace strata::transport {
 
+// "strata_<job>_": every /dev/shm name of a job starts so (rings, libfabric's shm regions); mpiexec removes
+// them all when a job dies before cleaning up.
+std::string shm_prefix(const std::string& job);
+
 constexpr std::size_t kRingBytes = 64 * 1024;
 constexpr std::size_t kRingEagerLimit = 16 * 1024;  // larger messages go by rendezvous
 
