@@ -125,7 +125,7 @@ Status Engine::init(const runtime::World& world) {
   cpu_set_t cpus;
   int ncpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
   runtime::set_spin_limit(static_cast<int>(locals.size()) > ncpus ? 16 : 2000);
-  runtime::add_poller([](void* e) { return static_cast<Engine*>(e)->progress(); }, this);
+  runtime::add_poller(&Engine::poll, this);
   return {};
 }
 
@@ -137,7 +137,7 @@ Status Engine::finalize() {
   std::atomic<bool> everyone_done{false};
   Status s = runtime::barrier_nb(&everyone_done);
   if (s.ok()) runtime::wait_until([&] { return everyone_done.load(std::memory_order_acquire); });
-  runtime::remove_poller([](void* e) { return static_cast<Engine*>(e)->progress(); }, this);
+  runtime::remove_poller(&Engine::poll, this);
   inbox_.destroy();
   shm_.close();
   net_.close();
@@ -262,6 +262,8 @@ void Engine::start_recv(Request* r) {
   else
     queues_.post(r);
 }
+
+bool Engine::poll(void* self) { return static_cast<Engine*>(self)->progress(); }
 
 void Engine::on_ring_record(void* self, const Header& h, const char* payload, std::size_t len) {
   static_cast<Engine*>(self)->dispatch(h, payload, len);

@@ -67,6 +67,7 @@ class Engine final : public FabricSink {
   fi_addr_t address_of(int rank);
   std::size_t eager_limit(const Peer& p) const;
   static char* send_data_of(Request* s);
+  static bool poll(void* self);  // the runtime poller: the same function pointer registers and unregisters
   static void on_ring_record(void* self, const Header& h, const char* payload, std::size_t len);
 
   runtime::World world_;
