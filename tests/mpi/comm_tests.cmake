@@ -28,13 +28,7 @@ set(STRATA_COMM_TEST_PROGRAMS
     errhandler_abort
     errhandler_bad_input)
 
-foreach(program IN LISTS STRATA_COMM_TEST_PROGRAMS)
-  add_executable(${program} ${program}.c test_util.h)
-  target_include_directories(${program} PRIVATE ${CMAKE_SOURCE_DIR}/include)
-  target_link_libraries(${program} PRIVATE mpi)
-  set_target_properties(${program} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-endforeach()
-add_custom_target(comm_tests DEPENDS ${STRATA_COMM_TEST_PROGRAMS})
+strata_mpi_test_programs(comm_tests ${STRATA_COMM_TEST_PROGRAMS})
 add_dependencies(mpi_tests comm_tests)
 
 # ---- Communicators ---------------------------------------------------------------------------------------------
