@@ -6,6 +6,7 @@
 
 #include "api/attributes.hpp"
 #include "api/check.hpp"
+#include "api/comm_inherit.hpp"
 #include "comm/create.hpp"
 #include "runtime/progress.hpp"
 #include "runtime/state.hpp"
@@ -30,25 +31,14 @@ Check& check_group(Check& check, MPI_Group group, comm::Group*& out) {
   return check;
 }
 
-// Registers a new communicator: it inherits the parent's error handler (MPI-4.0 9.3) and, for a dup, its hints
-// and attributes. Returns its handle, or MPI_COMM_NULL for nullptr.
+// Registers a new communicator and returns its handle, or MPI_COMM_NULL for nullptr.
 int publish(const char* call, MPI_Comm parent_handle, const comm::Communicator& parent,
             std::unique_ptr<comm::Communicator> c, bool dup, MPI_Comm* newcomm) {
-  if (!c) {
-    *newcomm = MPI_COMM_NULL;
-    return MPI_SUCCESS;
-  }
-  c->errhandler = parent.errhandler;
-  retain_errhandler(c->errhandler);
-  if (dup) {
-    c->hints = parent.hints;
-    if (int rc = copy_attributes(parent_handle, parent, *c); rc != MPI_SUCCESS) {
-      delete_attributes(MPI_COMM_NULL, *c);
-      release_errhandler(c->errhandler);
-      comm::release(*c);
-      *newcomm = MPI_COMM_NULL;
-      return raise(call, parent_handle, error_class_of(rc), "an attribute copy callback failed");
-    }
+  *newcomm = MPI_COMM_NULL;
+  if (!c) return MPI_SUCCESS;
+  if (int rc = inherit(call, parent_handle, parent, *c, dup); rc != MPI_SUCCESS) {
+    comm::release(*c);
+    return rc;
   }
   *newcomm = comms().add(c.release());
   return MPI_SUCCESS;
@@ -72,6 +62,25 @@ int dup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm
 
 }  // namespace
 
+namespace strata::api {
+
+// A new communicator inherits the parent's error handler (MPI-4.0 9.3) and, for a dup, its hints and attributes.
+int inherit(const char* call, MPI_Comm parent_handle, const comm::Communicator& parent, comm::Communicator& c,
+            bool dup) {
+  c.errhandler = parent.errhandler;
+  retain_errhandler(c.errhandler);
+  if (!dup) return MPI_SUCCESS;
+  c.hints = parent.hints;
+  if (int rc = copy_attributes(parent_handle, parent, c); rc != MPI_SUCCESS) {
+    delete_attributes(MPI_COMM_NULL, c);
+    release_errhandler(c.errhandler);
+    return raise(call, parent_handle, error_class_of(rc), "an attribute copy callback failed");
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace strata::api
+
 STRATA_PMPI(Comm_dup)
 extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   return dup("MPI_Comm_dup", comm, MPI_INFO_NULL, false, newcomm);
@@ -80,23 +89,6 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 STRATA_PMPI(Comm_dup_with_info)
 extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   return dup("MPI_Comm_dup_with_info", comm, info, true, newcomm);
-}
-
-// Completes at once: the agreement runs inside the call. Correct for programs that start the same collectives in
-// the same order everywhere; it becomes truly nonblocking with the collective engine.
-STRATA_PMPI(Comm_idup)
-extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
-  if (request == nullptr) return raise("MPI_Comm_idup", comm, MPI_ERR_ARG, "request is NULL");
-  if (int rc = dup("MPI_Comm_idup", comm, MPI_INFO_NULL, false, newcomm); rc != MPI_SUCCESS) return rc;
-  auto* r = new ApiRequest;
-  r->kind = transport::RequestKind::Recv;
-  r->proc_null = true;  // nothing left to do: completes with an empty status
-  r->comm = comm;
-  r->active = true;
-  r->status = {MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, false};
-  r->complete = true;
-  *request = requests().add(r);
-  return MPI_SUCCESS;
 }
 
 STRATA_PMPI(Comm_split)

@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "api/pmpi.hpp"
@@ -63,6 +64,8 @@ struct ApiRequest : transport::Request {
   bool proc_null = false;    // to or from MPI_PROC_NULL: completes at once
   bool active = false;       // started and not yet returned by a Wait/Test (the standard's "active")
   MPI_Comm comm = MPI_COMM_NULL;
+  bool collective = false;   // a nonblocking collective: MPI_Cancel and MPI_Request_free are erroneous (MPI-4.0 6.12)
+  std::string failure;       // why it failed, when status.error says it did and no generic message fits
 };
 
 HandleTable<comm::Communicator>& comms();

@@ -91,7 +91,7 @@ int request_error(const char* call, const ApiRequest& r) {
                          ? "message from rank " + std::to_string(r.status.source) + " with tag " +
                                std::to_string(r.status.tag) + " truncated to the receive buffer's " +
                                std::to_string(r.status.bytes) + " bytes"
-                         : "request failed";
+                         : r.failure.empty() ? "request failed" : r.failure;
   return raise(call, r.comm, r.status.error, what);
 }
 

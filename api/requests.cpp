@@ -285,6 +285,7 @@ extern "C" int PMPI_Request_free(MPI_Request* request) {
   Check check("MPI_Request_free");
   ApiRequest* r = nullptr;
   lookup_required(check, request, r);
+  if (check.ok() && pending(r) && r->collective) check.fail(MPI_ERR_REQUEST, "cannot free an active nonblocking collective request");
   if (!check.ok()) return check.raise();
   requests().remove(*request);
   *request = MPI_REQUEST_NULL;
@@ -300,6 +301,7 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   Check check("MPI_Cancel");
   ApiRequest* r = nullptr;
   lookup_required(check, request, r);
+  if (check.ok() && pending(r) && r->collective) check.fail(MPI_ERR_REQUEST, "cannot cancel a nonblocking collective request");
   if (!check.ok()) return check.raise();
   // Only a receive that has not matched yet can be cancelled; a send runs to completion (MPI-4.0 3.8.4 allows it).
   if (pending(r) && !r->complete) transport::engine().cancel(r);

@@ -23,6 +23,7 @@ struct Communicator {
   int errhandler = 0;  // owned by api/: opaque here
   runtime::Info hints;                                     // given at creation or by MPI_Comm_set_info
   std::vector<std::pair<int, void*>> attributes;           // (keyval, value), owned by api/
+  uint32_t idups_started = 0;  // MPI_Comm_idup calls on this communicator, the same sequence on every member
 
   int world_rank(int r) const { return world_ranks[r]; }
   int slot() const { return static_cast<int>(context / kContextsPerComm); }

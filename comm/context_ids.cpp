@@ -3,9 +3,14 @@
 #include <bit>
 
 namespace strata::comm {
+namespace {
 
-ContextPool::ContextPool() : free_(kContextSlots / 64, ~uint64_t{0}) {
-  for (int s = 0; s < kReservedSlots; ++s) take(s);
+uint64_t bit(int slot) { return uint64_t{1} << (slot % 64); }
+
+}  // namespace
+
+ContextPool::ContextPool() : free_(kMaskWords, ~uint64_t{0}), claimed_(kMaskWords, 0) {
+  for (int s = 0; s < kReservedSlots; ++s) free_[s / 64] &= ~bit(s);
 }
 
 std::optional<int> ContextPool::lowest(const SlotMask& agreed) {
@@ -14,9 +19,29 @@ std::optional<int> ContextPool::lowest(const SlotMask& agreed) {
   return std::nullopt;
 }
 
-void ContextPool::take(int slot) { free_[slot / 64] &= ~(uint64_t{1} << (slot % 64)); }
-void ContextPool::release(int slot) { free_[slot / 64] |= uint64_t{1} << (slot % 64); }
-bool ContextPool::is_free(int slot) const { return (free_[slot / 64] >> (slot % 64)) & 1; }
+SlotMask ContextPool::claim(const SlotMask& wanted, bool& contended) {
+  SlotMask got(kMaskWords);
+  contended = false;
+  for (int w = 0; w < kMaskWords; ++w) {
+    contended |= (wanted[w] & claimed_[w]) != 0;
+    got[w] = wanted[w] & free_[w];
+    free_[w] &= ~got[w];
+    claimed_[w] |= got[w];
+  }
+  return got;
+}
+
+void ContextPool::settle(const SlotMask& claimed, std::optional<int> slot) {
+  for (int w = 0; w < kMaskWords; ++w) {
+    uint64_t back = claimed[w];
+    if (slot && *slot / 64 == w) back &= ~bit(*slot);
+    free_[w] |= back;
+    claimed_[w] &= ~claimed[w];
+  }
+}
+
+void ContextPool::release(int slot) { free_[slot / 64] |= bit(slot); }
+bool ContextPool::is_free(int slot) const { return (free_[slot / 64] & bit(slot)) != 0; }
 
 ContextPool& context_pool() {
   static ContextPool pool;

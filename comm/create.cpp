@@ -6,25 +6,26 @@
 
 #include "comm/context_ids.hpp"
 #include "comm/internal_collectives.hpp"
+#include "comm/slot_agreement.hpp"
+#include "runtime/progress.hpp"
 
 namespace strata::comm {
 namespace {
 
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER
-
 // Agrees on a context slot over the participants of `v` and takes it here.
 Status agree_slot(const View& v, int tag, int& slot) {
-  SlotMask agreed = allreduce_and(v, context_pool().free_mask(), tag);
-  auto lowest = ContextPool::lowest(agreed);
-  if (!lowest) return error(kErrOther, "no free context id: too many communicators alive");
-  slot = *lowest;
-  context_pool().take(slot);
-  return {};
+  SlotAgreement agreement(v.context, v.rank, *v.world_ranks, tag, SlotAgreement::Offer::Everything, 0);
+  runtime::wait_until([&] {
+    agreement.poll();
+    return agreement.done();
+  });
+  slot = agreement.slot();
+  return agreement.status();
 }
 
 std::unique_ptr<Communicator> make(std::vector<int> world_ranks, int slot, int my_world_rank) {
   auto c = std::make_unique<Communicator>();
-  c->context = static_cast<uint32_t>(slot) * kContextsPerComm;
+  set_slot(*c, slot);
   c->size = static_cast<int>(world_ranks.size());
   c->rank = static_cast<int>(std::find(world_ranks.begin(), world_ranks.end(), my_world_rank) - world_ranks.begin());
   c->world_ranks = std::move(world_ranks);
@@ -98,6 +99,18 @@ Status create_from_group(const Communicator& parent, const std::vector<int>& mem
   out = make(members, slot, me);
   return {};
 }
+
+std::unique_ptr<SlotAgreement> start_dup(Communicator& parent, std::unique_ptr<Communicator>& out) {
+  const uint32_t sequence = parent.idups_started++;
+  const int tag = kTagIdupBase - static_cast<int>(sequence % (1u << 20));
+  // Spread the first words offered by idups of different parents and of successive idups on one parent.
+  const int first_word = static_cast<int>((static_cast<uint32_t>(parent.slot()) * 7 + sequence) % kMaskWords);
+  out = make(parent.world_ranks, 0, parent.world_rank(parent.rank));
+  return std::make_unique<SlotAgreement>(parent.collective_context(), parent.rank, parent.world_ranks, tag,
+                                         SlotAgreement::Offer::OneWordPerRound, first_word);
+}
+
+void set_slot(Communicator& c, int slot) { c.context = static_cast<uint32_t>(slot) * kContextsPerComm; }
 
 void release(const Communicator& c) { context_pool().release(c.slot()); }
 

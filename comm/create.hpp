@@ -8,6 +8,7 @@
 
 #include "comm/communicator.hpp"
 #include "comm/group.hpp"
+#include "comm/slot_agreement.hpp"
 
 namespace strata::comm {
 
@@ -23,6 +24,11 @@ Status create_from_members(const Communicator& parent, const std::vector<int>& m
 // Only the members call it (MPI_Comm_create_group); `tag` separates concurrent calls on one parent.
 Status create_from_group(const Communicator& parent, const std::vector<int>& members, int tag,
                          std::unique_ptr<Communicator>& out);
+
+// MPI_Comm_idup: `out` gets everything but its context at once; the returned agreement, polled until done,
+// gives the slot, and set_slot() finishes `out`. Distinct idups pending on one parent use distinct tags.
+std::unique_ptr<SlotAgreement> start_dup(Communicator& parent, std::unique_ptr<Communicator>& out);
+void set_slot(Communicator& c, int slot);
 
 void release(const Communicator& c);  // frees its context slot here (MPI_Comm_free)
 

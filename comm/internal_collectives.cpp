@@ -12,7 +12,18 @@ namespace {
 
 const datatype::Datatype& bytes_type() { return *datatype::predefined(datatype::kByte); }
 
-void start_send(transport::Request& r, const View& v, int to, const void* buf, std::size_t n, int tag) {
+// Sends `out` to member `to` while receiving `in` from member `from`.
+void exchange(const View& v, int to, const void* out, std::size_t out_n, int from, void* in, std::size_t in_n,
+              int tag) {
+  transport::Request send, recv;
+  post_recv(recv, v, from, in, in_n, tag);
+  post_send(send, v, to, out, out_n, tag);
+  runtime::wait_until([&] { return send.complete && recv.complete; });
+}
+
+}  // namespace
+
+void post_send(transport::Request& r, const View& v, int to, const void* buf, std::size_t n, int tag) {
   r.kind = transport::RequestKind::Send;
   r.buf = const_cast<void*>(buf);
   r.count = n;
@@ -24,7 +35,7 @@ void start_send(transport::Request& r, const View& v, int to, const void* buf, s
   transport::engine().start_send(&r);
 }
 
-void start_recv(transport::Request& r, const View& v, int from, void* buf, std::size_t n, int tag) {
+void post_recv(transport::Request& r, const View& v, int from, void* buf, std::size_t n, int tag) {
   r.kind = transport::RequestKind::Recv;
   r.buf = buf;
   r.count = n;
@@ -34,17 +45,6 @@ void start_recv(transport::Request& r, const View& v, int from, void* buf, std::
   r.rank = from;
   transport::engine().start_recv(&r);
 }
-
-// Sends `out` to member `to` while receiving `in` from member `from`.
-void exchange(const View& v, int to, const void* out, std::size_t out_n, int from, void* in, std::size_t in_n,
-              int tag) {
-  transport::Request send, recv;
-  start_recv(recv, v, from, in, in_n, tag);
-  start_send(send, v, to, out, out_n, tag);
-  runtime::wait_until([&] { return send.complete && recv.complete; });
-}
-
-}  // namespace
 
 std::vector<char> allgather(const View& v, const std::vector<char>& mine, int tag) {
   const int p = v.size();
@@ -60,18 +60,6 @@ std::vector<char> allgather(const View& v, const std::vector<char>& mine, int ta
   std::vector<char> result(n * p);
   for (int i = 0; i < p; ++i) std::memcpy(result.data() + n * ((v.rank + i) % p), rotated.data() + n * i, n);
   return result;
-}
-
-SlotMask allreduce_and(const View& v, const SlotMask& mine, int tag) {
-  const int p = v.size();
-  SlotMask acc = mine, incoming(mine.size());
-  const std::size_t bytes = mine.size() * sizeof(uint64_t);
-  for (int distance = 1; distance < p; distance *= 2) {
-    exchange(v, (v.rank + distance) % p, acc.data(), bytes, (v.rank - distance + p) % p, incoming.data(), bytes,
-             tag);
-    for (std::size_t w = 0; w < acc.size(); ++w) acc[w] &= incoming[w];
-  }
-  return acc;
 }
 
 }  // namespace strata::comm

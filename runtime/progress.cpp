@@ -23,7 +23,11 @@ void remove_poller(Poller poller, void* context) {
 
 bool progress() {
   bool any = false;
-  for (const Entry& e : g_pollers) any |= e.poller(e.context);
+  // By index and by value: a poller may remove itself (or add another) while it runs.
+  for (std::size_t i = 0; i < g_pollers.size(); ++i) {
+    const Entry e = g_pollers[i];
+    any |= e.poller(e.context);
+  }
   return any;
 }
 

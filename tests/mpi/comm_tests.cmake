@@ -7,6 +7,7 @@
 
 set(STRATA_COMM_TEST_PROGRAMS
     comm_dup
+    comm_idup
     comm_split
     comm_create
     comm_compare
@@ -32,7 +33,7 @@ strata_mpi_test_programs(comm_tests ${STRATA_COMM_TEST_PROGRAMS})
 add_dependencies(mpi_tests comm_tests)
 
 # ---- Communicators ---------------------------------------------------------------------------------------------
-foreach(program comm_dup comm_create comm_compare)
+foreach(program comm_dup comm_idup comm_create comm_compare)
   foreach(np 1 2 3 4 8)
     strata_mpi_test(${program} NP ${np})
   endforeach()
@@ -122,7 +123,7 @@ strata_mpi_failure_test(mpi.errhandler_abort.np1.comm "MPI_Send" $<TARGET_FILE:m
                         ${STRATA_MPI_TEST_TIMEOUT} $<TARGET_FILE:errhandler_abort> comm)
 
 # Singletons (no launcher): MPI_Init makes a world of one.
-foreach(program comm_dup comm_split group_ops errhandler_user attr_finalize)
+foreach(program comm_dup comm_idup comm_split group_ops errhandler_user attr_finalize)
   add_test(NAME mpi.${program}.singleton COMMAND $<TARGET_FILE:${program}>)
   set_tests_properties(mpi.${program}.singleton PROPERTIES LABELS mpi TIMEOUT 180)
 endforeach()

@@ -38,29 +38,67 @@ TEST(SplitMembers, RandomSplitsMatchTheDefinition) {
   }
 }
 
+SlotMask everything() { return SlotMask(kMaskWords, ~uint64_t{0}); }
+
+// Claims every free slot, takes the lowest (what a one-member agreement does), and returns it.
+int take_lowest(ContextPool& pool) {
+  bool contended = false;
+  SlotMask claimed = pool.claim(everything(), contended);
+  auto slot = ContextPool::lowest(claimed);
+  pool.settle(claimed, slot);
+  return slot.value_or(-1);
+}
+
 TEST(ContextPool, ReservedSlotsAreTakenAndFreedSlotsReused) {
   ContextPool pool;
   for (int s = 0; s < kReservedSlots; ++s) EXPECT_FALSE(pool.is_free(s));
-  auto first = ContextPool::lowest(pool.free_mask());
-  ASSERT_TRUE(first.has_value());
-  EXPECT_EQ(*first, kReservedSlots);
-  pool.take(*first);
-  EXPECT_EQ(*ContextPool::lowest(pool.free_mask()), kReservedSlots + 1);
-  pool.release(*first);
-  EXPECT_EQ(*ContextPool::lowest(pool.free_mask()), kReservedSlots);
+  const int first = take_lowest(pool);
+  EXPECT_EQ(first, kReservedSlots);
+  EXPECT_FALSE(pool.is_free(first));
+  EXPECT_TRUE(pool.is_free(first + 1));  // settling gave the other claimed slots back
+  EXPECT_EQ(take_lowest(pool), kReservedSlots + 1);
+  pool.release(first);
+  EXPECT_EQ(take_lowest(pool), kReservedSlots);
 }
 
 TEST(ContextPool, AgreementPicksASlotFreeEverywhere) {
   ContextPool a, b;
-  for (int s = kReservedSlots; s < 70; ++s) a.take(s);   // a has used the first word up
-  b.take(70);                                            // b uses the slot right after
-  SlotMask agreed = a.free_mask();
-  for (std::size_t w = 0; w < agreed.size(); ++w) agreed[w] &= b.free_mask()[w];
+  for (int s = kReservedSlots; s < 70; ++s) take_lowest(a);  // a has used slots up to 69
+  for (int s = kReservedSlots; s <= 70; ++s) take_lowest(b);  // b up to 70
+  bool contended = false;
+  SlotMask offer_a = a.claim(everything(), contended), offer_b = b.claim(everything(), contended);
+  SlotMask agreed = offer_a;
+  for (int w = 0; w < kMaskWords; ++w) agreed[w] &= offer_b[w];
   EXPECT_EQ(*ContextPool::lowest(agreed), 71);
+}
+
+// Two creations overlapping on one process: the second cannot be offered what the first holds, and learns that it
+// was contended; once the first settles, everything it did not take is free again.
+TEST(ContextPool, ClaimsExcludeEachOther) {
+  ContextPool pool;
+  SlotMask word1(kMaskWords, 0);
+  word1[1] = ~uint64_t{0};
+  bool contended = true;
+  SlotMask first = pool.claim(word1, contended);
+  EXPECT_FALSE(contended);
+  EXPECT_EQ(first[1], ~uint64_t{0});
+  SlotMask second = pool.claim(everything(), contended);
+  EXPECT_TRUE(contended);
+  EXPECT_EQ(second[1], 0u);
+  EXPECT_EQ(*ContextPool::lowest(second), kReservedSlots);
+  pool.settle(first, 64 + 5);
+  pool.settle(second, std::nullopt);
+  for (int s = kReservedSlots; s < 2 * 64; ++s) EXPECT_EQ(pool.is_free(s), s != 64 + 5) << s;
+  SlotMask third = pool.claim(everything(), contended);
+  EXPECT_FALSE(contended);
+  pool.settle(third, std::nullopt);
 }
 
 TEST(ContextPool, ExhaustionIsReported) {
   ContextPool pool;
-  for (int s = kReservedSlots; s < kContextSlots; ++s) pool.take(s);
-  EXPECT_FALSE(ContextPool::lowest(pool.free_mask()).has_value());
+  for (int s = kReservedSlots; s < kContextSlots; ++s) take_lowest(pool);
+  bool contended = true;
+  SlotMask left = pool.claim(everything(), contended);
+  EXPECT_FALSE(contended);
+  EXPECT_FALSE(ContextPool::lowest(left).has_value());
 }
