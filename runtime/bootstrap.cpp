@@ -51,6 +51,24 @@ bool get_string(const pmix_proc_t& proc, const char* key, std::string& out) {
   return ok;
 }
 
+// A string registered by the launcher for `rank` (PMIX_RANK_WILDCARD: the job).
+std::optional<std::string> launcher_string(pmix_rank_t rank, const char* key) {
+  if (!g_launched) return std::nullopt;
+  pmix_proc_t p = proc_of(0);
+  p.rank = rank;
+  pmix_info_t optional;  // what the launcher registered is local: never ask the server for more
+  bool yes = true;
+  PMIX_INFO_LOAD(&optional, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+  pmix_value_t* val = nullptr;
+  std::optional<std::string> out;
+  if (PMIx_Get(&p, key, &optional, 1, &val) == PMIX_SUCCESS && val != nullptr) {
+    if (val->type == PMIX_STRING && val->data.string != nullptr) out = val->data.string;
+    PMIX_VALUE_RELEASE(val);
+  }
+  PMIX_INFO_DESTRUCT(&optional);
+  return out;
+}
+
 std::string real_hostname() {
   char name[256] = {};
   gethostname(name, sizeof name - 1);
@@ -105,6 +123,12 @@ Status bootstrap_init(World& world) {
 void bootstrap_finalize() {
   if (g_launched) PMIx_Finalize(nullptr, 0);
   g_launched = false;
+}
+
+std::optional<std::string> launcher_topology_xml() { return launcher_string(PMIX_RANK_WILDCARD, PMIX_HWLOC_XML_V2); }
+
+std::optional<std::string> launcher_cpuset(int rank) {
+  return launcher_string(static_cast<pmix_rank_t>(rank), PMIX_CPUSET);
 }
 
 Status publish(const std::string& key, const std::vector<char>& blob) {

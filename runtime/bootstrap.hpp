@@ -4,6 +4,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,12 @@ Status exchange();                                // collective over the whole j
 Status barrier();                                 // collective over the whole job, no data
 Status barrier_nb(std::atomic<bool>* done);       // starts a barrier; *done turns true when everyone entered
 Status lookup(int rank, const std::string& key, std::vector<char>& blob);
+
+// What the launcher says about the hardware, through standard PMIx keys; nullopt for a singleton or when the
+// launcher did not give it. A simulating launcher (mpiexec --topology) gives every node's machine as hwloc v2 XML
+// (PMIX_HWLOC_XML_V2, job level) and each rank's simulated binding (PMIX_CPUSET, "hwloc:0-3" or "0-3").
+std::optional<std::string> launcher_topology_xml();
+std::optional<std::string> launcher_cpuset(int rank);
 
 // Ends the whole job with `code` (MPI_Abort): the launcher kills every rank.
 [[noreturn]] void abort_job(int code, const std::string& message);
