@@ -5,3 +5,4 @@
 
 #define STRATA_PRAGMA(x) _Pragma(#x)
 #define STRATA_PMPI(name) STRATA_PRAGMA(weak MPI_##name = PMPI_##name)
+#define STRATA_PMPIX(name) STRATA_PRAGMA(weak MPIX_##name = PMPIX_##name)

@@ -409,6 +409,25 @@ STRATA_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
 /* Datatypes (predefined ones now; derived types come with the datatype engine) */
 STRATA_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
 
+/* ---- Strata extensions (MPIX_), each with a PMPIX_ twin ------------------------------------------------------ */
+#define STRATA_DECLARE_X(ret, name, args) ret MPIX_##name args; ret PMPIX_##name args;
+
+/* MPIX_Get_hw_placement: where the calling process lies, as Strata's topology layer sees it (the machine of its
+ * node, real or simulated by mpiexec --topology, and its binding). Returns a new info object (free it with
+ * MPI_Info_free) with the keys:
+ *   "node"       the node id (equal ids: the same real or simulated node); "hostname": the node's name;
+ *   "binding"    "real", "simulated" (mpiexec bound it on a simulated machine) or "none";
+ *   "cpuset"     the PUs it may run on, as an hwloc list ("0-3,8"): the whole machine when unbound;
+ *   one key per level the machine has, by canonical name (hwloc://Machine, hwloc://Package, hwloc://NUMANode,
+ *                hwloc://L3Cache, hwloc://L2Cache, hwloc://L1Cache, hwloc://Core, hwloc://PU): "<index>/<count>",
+ *                the node-unique index of the one instance holding the whole binding and the number of instances
+ *                on the node, or "none/<count>" when the binding spans several instances;
+ *   "redundant"  the levels whose instances equal those of a level above them, space separated (may be empty).
+ * Levels the machine lacks have no key. Errors: MPI_ERR_ARG for a NULL argument, MPI_ERR_OTHER when the
+ * launcher's topology cannot be read. */
+STRATA_DECLARE_X(int, Get_hw_placement, (MPI_Info *placement))
+
+#undef STRATA_DECLARE_X
 #undef STRATA_DECLARE
 
 #ifdef __cplusplus

@@ -94,11 +94,14 @@ void Machine::index_levels() {
       if (!seen) out.push_back({static_cast<int>(obj->logical_index), set});
     }
   }
+  redundant_.fill(false);
   for (int l = 0; l < kLevelCount; ++l)
     for (int above = 0; above < l && !redundant_[l]; ++above)
       redundant_[l] = !levels_[l].empty() && same_cpusets(levels_[l], levels_[above]);
   boards_.clear();
-  for (int depth = 0; depth < hwloc_topology_get_depth(t); ++depth)  // groups may sit at several depths
+  // Boards hold packages: only groups above the packages count (groups inside one, e.g. sub-NUMA clusters, don't).
+  const int package_depth = hwloc_get_type_depth(t, HWLOC_OBJ_PACKAGE);
+  for (int depth = 0; depth < package_depth; ++depth)  // groups may sit at several depths
     if (hwloc_get_depth_type(t, depth) == HWLOC_OBJ_GROUP)
       for (unsigned i = 0; i < hwloc_get_nbobjs_by_depth(t, depth); ++i)
         boards_.emplace_back(hwloc_get_obj_by_depth(t, depth, i)->cpuset);

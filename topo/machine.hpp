@@ -7,7 +7,8 @@
 // - A level the machine lacks has no instances (absent). A level whose instances have the same cpusets as a level
 //   above it is kept, and marked redundant (e.g. the NUMANode and L3Cache of a machine with one of each per
 //   package, or a single NUMA node spanning the machine, which equals the Node).
-// - Boards are hwloc Group objects (e.g. "group:2 pack:4 ..."); a machine without groups is one board.
+// - Boards are the hwloc Group objects above the packages (e.g. "group:2 pack:4 ..."); a machine without such
+//   groups is one board.
 #pragma once
 #include <hwloc.h>
 
