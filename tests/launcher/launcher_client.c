@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <ctype.h>
+#include <sched.h>
+#include <hwloc.h>
 
 static pmix_proc_t self;
 static uint32_t size;
@@ -235,6 +237,66 @@ static int mode_shm(int fail) {
   return 0;
 }
 
+/* A string the launcher registered, read exactly as runtime/bootstrap.cpp does (PMIX_OPTIONAL: what the
+ * launcher registered is local). NULL when absent. */
+static char *launcher_string(pmix_rank_t rank, const char *key) {
+  pmix_proc_t proc;
+  PMIX_LOAD_PROCID(&proc, self.nspace, rank);
+  pmix_info_t optional;
+  bool yes = true;
+  PMIX_INFO_LOAD(&optional, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+  pmix_value_t *val = NULL;
+  char *out = NULL;
+  if (PMIx_Get(&proc, key, &optional, 1, &val) == PMIX_SUCCESS && val != NULL) {
+    out = val->type == PMIX_STRING && val->data.string ? strdup(val->data.string) : strdup("(not a string)");
+    PMIX_VALUE_RELEASE(val);
+  }
+  PMIX_INFO_DESTRUCT(&optional);
+  return out;
+}
+
+/* "rank R xml none|<object counts>" from the launcher's PMIX_HWLOC_XML_V2 (loaded with hwloc here),
+ * "rank R cpuset none|<PMIX_CPUSET>" and "rank R affinity <cpus of sched_getaffinity>". */
+static int mode_topo(void) {
+  init();
+  char *xml = launcher_string(PMIX_RANK_WILDCARD, PMIX_HWLOC_XML_V2);
+  if (!xml) {
+    printf("rank %u xml none\n", self.rank);
+  } else {
+    hwloc_topology_t t;
+    hwloc_topology_init(&t);
+    if (hwloc_topology_set_xmlbuffer(t, xml, (int)strlen(xml) + 1) != 0 || hwloc_topology_load(t) != 0) {
+      printf("rank %u xml unloadable\n", self.rank);
+    } else {
+      static const hwloc_obj_type_t types[] = {HWLOC_OBJ_PACKAGE, HWLOC_OBJ_NUMANODE, HWLOC_OBJ_L3CACHE,
+                                               HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L1CACHE, HWLOC_OBJ_CORE, HWLOC_OBJ_PU};
+      static const char *names[] = {"pack", "numa", "l3", "l2", "l1", "core", "pu"};
+      printf("rank %u xml", self.rank);
+      for (int i = 0; i < 7; ++i) printf(" %s:%d", names[i], hwloc_get_nbobjs_by_type(t, types[i]));
+      printf("\n");
+    }
+    hwloc_topology_destroy(t);
+    free(xml);
+  }
+  char *cpuset = launcher_string(self.rank, PMIX_CPUSET);
+  printf("rank %u cpuset %s\n", self.rank, cpuset ? cpuset : "none");
+  free(cpuset);
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  sched_getaffinity(0, sizeof mask, &mask);
+  printf("rank %u affinity", self.rank);
+  const char *sep = " ";
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &mask)) {
+      printf("%s%d", sep, c);
+      sep = ",";
+    }
+  printf("\n");
+  fflush(stdout);
+  finalize();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   int a = argc > 2 ? atoi(argv[2]) : 0, b = argc > 3 ? atoi(argv[3]) : 0;
@@ -249,12 +311,13 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "lines") == 0) return mode_lines();
   if (strcmp(mode, "env") == 0 && argc > 2) return mode_env(argv[2]);
   if (strcmp(mode, "stdin") == 0) return mode_stdin();
+  if (strcmp(mode, "topo") == 0) return mode_topo();
   if (strcmp(mode, "shm") == 0) return mode_shm(a);
   if (strcmp(mode, "plain") == 0) {
     printf("plain %d\n", (int)getpid());
     return 0;
   }
   fprintf(stderr, "usage: launcher_client info|exchange|abort R C|segv R|nofinalize R|exit R1 C1 [R2 C2]|stubborn R|"
-                  "hang|lines|env VAR|stdin|shm FAIL|plain\n");
+                  "hang|lines|env VAR|stdin|topo|shm FAIL|plain\n");
   return 2;
 }

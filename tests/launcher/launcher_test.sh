@@ -87,7 +87,235 @@ check_nodes() { # n nodes map_by
   done
 }
 
+# Hardware expectations come from hwloc's own tools, never from Strata's topo/: $MACHINE is hwloc-calc's
+# input options for the machine under test (a synthetic description, an XML file, or none for this host).
+MACHINE=()
+synthetic() { MACHINE=(--if synthetic --input "$1"); }
+calc() { hwloc-calc "${MACHINE[@]}" "$@" 2>/dev/null; } # silence its "Inserting a NUMA level" notes
+count_of() { local n; n=$(calc -N "$1" all); echo "${n:-0}"; } # instances of an hwloc type (none: 0)
+pus_of() { calc -I pu --po --sep , "$1:$2"; }             # OS PU numbers of instance $2 of type $1: "4,5"
+
+# "0-2,5" (hwloc list, as in PMIX_CPUSET) -> "0,1,2,5".
+expand_list() {
+  local out="" item lo hi i items
+  IFS=, read -ra items <<<"$1"
+  for item in "${items[@]}"; do
+    lo=${item%-*} hi=${item#*-}
+    for ((i = lo; i <= hi; i++)); do out+="${out:+,}$i"; done
+  done
+  echo "$out"
+}
+
+# What the topo client says rank $1 sees, as a comma list ("none" when no PMIX_CPUSET was published).
+seen_cpuset() {
+  local v
+  v=$(sed -n "s/^rank $1 cpuset //p" "$WORK/out")
+  [ -n "$v" ] || fail "rank $1 did not report its cpuset"
+  if [ "$v" = none ]; then echo none; else
+    [[ "$v" == hwloc:* ]] || fail "rank $1: PMIX_CPUSET '$v' lacks the hwloc: prefix"
+    expand_list "${v#hwloc:}"
+  fi
+}
+seen_affinity() { sed -n "s/^rank $1 affinity //p" "$WORK/out"; }
+
+expect_cpuset() { # rank expected-comma-list
+  local got
+  got=$(seen_cpuset "$1")
+  [ "$got" = "$2" ] || fail "rank $1: PMIX_CPUSET is '$got', expected '$2'"
+}
+
+# Every rank of a topo run got the machine of $MACHINE: object counts of its PMIX_HWLOC_XML_V2.
+expect_machine() { # nprocs
+  local want
+  want="xml pack:$(count_of package) numa:$(count_of numa) l3:$(count_of l3) l2:$(count_of l2)"
+  want+=" l1:$(count_of l1) core:$(count_of core) pu:$(count_of pu)"
+  for ((r = 0; r < $1; r++)); do expect_stdout_line "rank $r $want"; done
+}
+
+# A command line mpiexec must refuse before starting anything: status 2, exactly one stderr line
+# "mpiexec: <the extended regex $1>", nothing on stdout, the program never ran (TMPDIR empty: see run).
+expect_refused() { # regex mpiexec-args...
+  local regex=$1 marker="$WORK/ran"
+  shift
+  rm -f "$marker"
+  run "$@" sh -c "touch $marker"
+  expect_status 2
+  [ "$(wc -l <"$WORK/err")" = 1 ] || fail "'$*': expected exactly one line on stderr"
+  grep -Eq "^mpiexec: $regex\$" "$WORK/err" || fail "'$*': the line does not match '$regex'"
+  [ ! -s "$WORK/out" ] || fail "'$*': printed on stdout"
+  [ ! -e "$marker" ] || fail "'$*': the program ran"
+}
+
+# The hierarchical-model paper's node: PUs 0-7; package, NUMA node and L3 p hold PUs 4p..4p+3, L2 j holds
+# 2j and 2j+1, and each L1, core and PU one PU.
+PAPER="pack:2 [numa] l3:1 l2:2 l1:2 core:1 pu:1"
+
 case "$CASE" in
+topology_synthetic)
+  for desc in "$PAPER" "pack:2 core:2 pu:2" "pack:1 l2:3 core:1 pu:1"; do
+    synthetic "$desc"
+    for layout in "" "--nodes 2 --map-by node" "--nodes 3"; do
+      # shellcheck disable=SC2086
+      run -n 3 $layout --topology "synthetic:$desc" "$CLIENT" topo
+      expect_status 0
+      expect_machine 3
+      for r in 0 1 2; do expect_cpuset "$r" none; done # a machine alone binds nothing
+    done
+  done
+  run -n 2 "$CLIENT" topo # no --topology: no machine published, the library discovers its own
+  expect_status 0
+  for r in 0 1; do expect_stdout_line "rank $r xml none"; done
+  ;;
+topology_xml)
+  desc="pack:3 l2:2 core:1 pu:2"
+  lstopo-no-graphics --if synthetic --input "$desc" --of xml >"$WORK/machine.xml" 2>/dev/null ||
+    fail "lstopo could not write the XML"
+  MACHINE=(--if xml --input "$WORK/machine.xml")
+  run -n 4 --nodes 2 --topology "xml:$WORK/machine.xml" --bind-to core "$CLIENT" topo
+  expect_status 0
+  expect_machine 4
+  [ "$(count_of pu)" = 12 ] || fail "hwloc-calc does not see 12 PUs in $desc"
+  for r in 0 1 2 3; do expect_cpuset "$r" "$(pus_of core $((r % 2)))"; done # slot: two ranks per node
+  ;;
+bind_simulated)
+  # Every level and alias: local rank i gets the i-th instance (hwloc's logical order).
+  synthetic "$PAPER"
+  for spec in hwthread:pu pu:pu core:core l1:l1 l1cache:l1 l2:l2 l3:l3 numa:numa package:package socket:package; do
+    level=${spec%%:*} type=${spec#*:}
+    n=$(count_of "$type")
+    run -n "$n" --topology "synthetic:$PAPER" --bind-to "$level" "$CLIENT" topo
+    expect_status 0
+    for ((r = 0; r < n; r++)); do expect_cpuset "$r" "$(pus_of "$type" "$r")"; done
+    # Simulated: published, never applied.
+    for ((r = 0; r < n; r++)); do [ "$(seen_affinity "$r")" = "$(seen_affinity 0)" ] || fail "rank $r was really bound"; done
+  done
+  run -n 2 --topology "synthetic:$PAPER" --bind-to none "$CLIENT" topo
+  expect_status 0
+  for r in 0 1; do expect_cpuset "$r" none; done
+  ;;
+bind_nodes)
+  # Ranks are bound in local-rank order on each simulated node, whatever the mapping.
+  synthetic "$PAPER"
+  for map in slot node; do
+    run -n 7 --nodes 2 --map-by "$map" --topology "synthetic:$PAPER" --bind-to l2 "$CLIENT" topo
+    expect_status 0
+    for ((r = 0; r < 7; r++)); do
+      nr=$(node_of "$r" 7 2 "$map") lrank=0
+      for ((p = 0; p < r; p++)); do [ "$(node_of "$p" 7 2 "$map")" = "$nr" ] && lrank=$((lrank + 1)); done
+      expect_cpuset "$r" "$(pus_of l2 "$lrank")"
+    done
+  done
+  ;;
+bind_oversubscribe)
+  desc="pack:2 core:2 pu:1"
+  synthetic "$desc"
+  expect_refused "cannot bind 5 ranks per node to 4 cores; use --oversubscribe to bind several ranks to one core" \
+    -n 5 --topology "synthetic:$desc" --bind-to core
+  run -n 6 --oversubscribe --topology "synthetic:$desc" --bind-to core "$CLIENT" topo
+  expect_status 0
+  for r in 0 1 2 3 4 5; do expect_cpuset "$r" "$(pus_of core $((r % 4)))"; done
+  ;;
+bind_real)
+  # This host, really bound: sched_getaffinity in the rank must be its core, and PMIX_CPUSET says the same.
+  MACHINE=()
+  [ "$(count_of core)" -ge 2 ] || { echo "PASS [$CASE] (skipped: fewer than 2 cores)"; exit 0; }
+  run -n 2 --bind-to core "$CLIENT" topo
+  expect_status 0
+  for r in 0 1; do
+    [ "$(seen_affinity "$r")" = "$(pus_of core "$r")" ] || fail "rank $r runs on '$(seen_affinity "$r")', not core $r"
+    expect_cpuset "$r" "$(pus_of core "$r")"
+    expect_stdout_line "rank $r xml none"
+  done
+  [ "$(seen_affinity 0)" != "$(seen_affinity 1)" ] || fail "both ranks on one core"
+  first=$(pus_of pu 0) second=$(pus_of pu 1)
+  run -n 2 --cpu-list "$second;$first" "$CLIENT" topo
+  expect_status 0
+  if [ "$(seen_affinity 0)" != "$second" ] || [ "$(seen_affinity 1)" != "$first" ]; then
+    fail "--cpu-list not applied"
+  fi
+  expect_cpuset 0 "$second"
+  expect_cpuset 1 "$first"
+  unbound=$(taskset -pc $$ | sed 's/.*: //') # what an unbound rank inherits
+  run -n 2 "$CLIENT" topo
+  expect_status 0
+  for r in 0 1; do
+    expect_cpuset "$r" none
+    [ "$(seen_affinity "$r")" = "$(expand_list "$unbound")" ] || fail "rank $r bound without --bind-to"
+  done
+  ;;
+cpu_list)
+  synthetic "$PAPER"
+  for layout in "" "--nodes 2" "--bind-to none"; do
+    # shellcheck disable=SC2086
+    run -n 4 $layout --topology "synthetic:$PAPER" --cpu-list "0,1;2-3;4-7;7,0" "$CLIENT" topo
+    expect_status 0
+    expect_machine 4
+    expect_cpuset 0 0,1
+    expect_cpuset 1 2,3
+    expect_cpuset 2 4,5,6,7
+    expect_cpuset 3 0,7
+  done
+  ;;
+report_bindings)
+  # Expected lines derived by hand from $PAPER (see its comment): a rank lies in a level's instance only if
+  # its whole cpuset does; 3-4 straddles the packages, so only the node holds it.
+  run -n 4 --nodes 2 --topology "synthetic:$PAPER" --cpu-list "0;2-3;4-7;3-4" --report-bindings "$CLIENT" lines
+  expect_status 0
+  report=$(grep '^\[mpiexec\]' "$WORK/err")
+  expected='[mpiexec] rank 0 on node0: cpuset 0 (simulated): Node#0 Package#0 NUMANode#0 L3Cache#0 L2Cache#0 L1Cache#0 Core#0 PU#0
+[mpiexec] rank 1 on node0: cpuset 2-3 (simulated): Node#0 Package#0 NUMANode#0 L3Cache#0 L2Cache#1
+[mpiexec] rank 2 on node1: cpuset 4-7 (simulated): Node#0 Package#1 NUMANode#1 L3Cache#1
+[mpiexec] rank 3 on node1: cpuset 3-4 (simulated): Node#0'
+  [ "$report" = "$expected" ] || fail "report is
+$report"
+  # Printed before the ranks start: all four lines come first on stderr.
+  [ "$(head -4 "$WORK/err")" = "$expected" ] || fail "the report is not the first thing on stderr"
+  run -n 2 --nodes 2 --map-by node --topology "synthetic:$PAPER" --bind-to l2 --report-bindings "$CLIENT" topo
+  expect_status 0
+  grep -Fxq '[mpiexec] rank 1 on node1: cpuset 0-1 (simulated): Node#0 Package#0 NUMANode#0 L3Cache#0 L2Cache#0' \
+    "$WORK/err" || fail "no report for rank 1 bound to node1's first L2"
+  run -n 1 --nodes 1 --topology "synthetic:$PAPER" --report-bindings "$CLIENT" topo
+  expect_status 0
+  [ "$(cat "$WORK/err")" = "[mpiexec] rank 0 on node0: unbound: Node#0" ] || fail "unbound rank misreported"
+  host=$(hostname | cut -d. -f1)
+  run -n 2 --bind-to core --report-bindings "$CLIENT" topo
+  expect_status 0
+  for r in 0 1; do
+    grep -Eq "^\[mpiexec\] rank $r on $host: cpuset $(seen_affinity "$r") \(real\): Node#0 .*Core#$r( PU#[0-9]+)?\$" \
+      "$WORK/err" || fail "no real report line for rank $r"
+  done
+  run -n 2 --topology "synthetic:$PAPER" --bind-to core "$CLIENT" topo
+  expect_status 0
+  [ ! -s "$WORK/err" ] || fail "a report without --report-bindings"
+  ;;
+bad_bindings)
+  printf 'garbage' >"$WORK/corrupt.xml"
+  small="pack:2 core:2 pu:1"
+  expect_refused '--topology: invalid synthetic topology "pack:x pu:1"' --topology 'synthetic:pack:x pu:1'
+  expect_refused "--topology: cannot read topology file $WORK/missing.xml" --topology "xml:$WORK/missing.xml"
+  expect_refused "--topology: invalid XML topology file $WORK/corrupt.xml" --topology "xml:$WORK/corrupt.xml"
+  expect_refused "--topology needs synthetic:.* or xml:FILE, got 'pack:2'" --topology "pack:2"
+  expect_refused "--bind-to must be none, hwthread, core, l1, l2, l3, numa or package, got 'board'" --bind-to board
+  expect_refused "--bind-to must be .*, got 'node'" --bind-to node
+  expect_refused "--bind-to L3Cache: the simulated machine has no L3 cache" --topology "synthetic:$small" --bind-to l3
+  expect_refused "--bind-to Core: the simulated machine has no core" --topology "synthetic:pack:2 pu:2" --bind-to core
+  expect_refused "cannot bind 5 ranks per node to 4 cores; use --oversubscribe .*" \
+    -n 9 --nodes 2 --topology "synthetic:$small" --bind-to core --report-bindings
+  MACHINE=()
+  cores=$(count_of core)
+  expect_refused "cannot bind $((cores + 1)) ranks per node to $cores cores?; use --oversubscribe .*" \
+    -n $((cores + 1)) --bind-to core
+  expect_refused "--cpu-list has 3 cpusets for 2 ranks; give one per rank, separated by ';'" -n 2 --cpu-list "0;1;0"
+  expect_refused "--cpu-list has 1 cpusets for 2 ranks; .*" -n 2 --cpu-list "0"
+  expect_refused "--cpu-list entry for rank 1 \('1-x'\) is not a PU list like 0-3,8" -n 2 --cpu-list "0;1-x"
+  expect_refused "--cpu-list entry for rank 1 \(''\) is not a PU list like 0-3,8" -n 2 --cpu-list "0;"
+  expect_refused "--cpu-list entry for rank 0 \('3-1'\) is not a PU list like 0-3,8" -n 1 --cpu-list "3-1"
+  expect_refused "--cpu-list entry for rank 1 \('6-8'\) is not within the simulated machine's PUs 0-7" \
+    -n 2 --topology "synthetic:$PAPER" --cpu-list "0;6-8"
+  expect_refused "--cpu-list entry for rank 0 \('4096'\) is not within this host's PUs [0-9,-]+" -n 1 --cpu-list 4096
+  expect_refused "--cpu-list and --bind-to Core exclude each other: .*" -n 1 --cpu-list 0 --bind-to core
+  expect_refused "--cpu-list and --bind-to Core exclude each other: .*" -n 1 --bind-to core --cpu-list 0
+  ;;
 rank_size)
   for n in 1 2 4 8; do
     run -n "$n" "$CLIENT" info

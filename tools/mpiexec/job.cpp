@@ -26,7 +26,7 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
 
 // Runs in the child between fork and exec: async-signal-safe calls only.
 [[noreturn]] void exec_rank(const char* path, char* const argv[], char* const envp[], pid_t pgid, pid_t parent,
-                            int in_fd, int out_fd, int err_fd) {
+                            int in_fd, int out_fd, int err_fd, const cpu_set_t* affinity) {
   setpgid(0, pgid);  // pgid 0: this first rank founds the group
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(127);  // mpiexec died before the line above took effect
@@ -40,6 +40,12 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
   sigaction(SIGPIPE, &dfl, nullptr);
 
   if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) _exit(127);
+  // A plain system call (hwloc_set_cpubind may allocate, which a forked child of a threaded process must not).
+  if (affinity && sched_setaffinity(0, sizeof *affinity, affinity) != 0) {
+    const char msg[] = "mpiexec: cannot bind a rank: sched_setaffinity failed\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    _exit(127);
+  }
   execve(path, argv, envp);
   const char msg[] = "mpiexec: cannot execute ";
   (void)!write(2, msg, sizeof msg - 1);
@@ -65,10 +71,13 @@ std::vector<RankOutput> Job::launch(const LaunchSpec& spec, const std::function<
     if (pipe2(err, O_CLOEXEC) < 0) fail("pipe");
     auto envp = c_strings(spec.env[rank]);
     int in_fd = rank == 0 && spec.rank0_stdin >= 0 ? spec.rank0_stdin : dev_null;
+    const cpu_set_t* affinity = nullptr;
+    if (rank < static_cast<int>(spec.affinity.size()) && spec.affinity[rank]) affinity = &*spec.affinity[rank];
 
     pid_t pid = fork();
     if (pid < 0) fail("fork");
-    if (pid == 0) exec_rank(spec.path.c_str(), argv.data(), envp.data(), pgid_, parent, in_fd, out[1], err[1]);
+    if (pid == 0)
+      exec_rank(spec.path.c_str(), argv.data(), envp.data(), pgid_, parent, in_fd, out[1], err[1], affinity);
 
     // Also set the group from this side, so it is in place before we might signal it (the usual race).
     if (pgid_ == 0) pgid_ = pid;

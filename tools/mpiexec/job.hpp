@@ -6,10 +6,12 @@
 // child, so after a failed job it can be reaped too instead of lingering as a zombie of init.
 #pragma once
 
+#include <sched.h>
 #include <sys/types.h>
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@ struct LaunchSpec {
   std::vector<std::string> argv;
   std::vector<std::vector<std::string>> env;     // per rank: the complete NAME=VALUE environment
   int rank0_stdin = -1;                          // read end of the stdin pipe; other ranks get /dev/null
+  std::vector<std::optional<cpu_set_t>> affinity;  // by rank, a real binding; none (or empty): mpiexec's own
 };
 
 // Read ends of a rank's stdout and stderr pipes (non-blocking, close-on-exec, owned by the caller).

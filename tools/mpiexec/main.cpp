@@ -11,9 +11,9 @@
 #include <map>
 
 #include "tools/mpiexec/job.hpp"
+#include "tools/mpiexec/launch_plan.hpp"
 #include "tools/mpiexec/options.hpp"
 #include "tools/mpiexec/output_forwarder.hpp"
-#include "tools/mpiexec/placement.hpp"
 #include "tools/mpiexec/pmix_server.hpp"
 #include "tools/mpiexec/session_files.hpp"
 #include "tools/mpiexec/stdin_forwarder.hpp"
@@ -79,14 +79,13 @@ std::vector<std::string> rank_environment(const Options& options, const std::vec
   return env;
 }
 
-int run(const Options& options, int signal_fd) {
+int run(const Options& options, const LaunchPlan& plan, int signal_fd) {
   std::string nspace = "strata-" + std::to_string(getpid());
   SessionFiles session(nspace);
   PmixServer pmix(session.tmpdir());
-  Placement placement = place_ranks(options.nprocs, options.nodes, options.map_by, short_hostname());
-  pmix.register_job(nspace, placement);
+  pmix.register_job(nspace, plan.placement, plan.hardware);
 
-  LaunchSpec spec{options.program_path, options.program_argv, {}, -1};
+  LaunchSpec spec{options.program_path, options.program_argv, {}, -1, plan.affinity};
   for (int rank = 0; rank < options.nprocs; ++rank)
     spec.env.push_back(rank_environment(options, pmix.client_environment(rank)));
 
@@ -114,19 +113,25 @@ int main(int argc, char** argv) {
   using namespace strata::mpiexec;
   ensure_standard_fds();
   Options options;
+  LaunchPlan plan;
   try {
     options = parse_options(argc, argv);
+    if (options.help) {
+      std::fputs(usage_text().c_str(), stdout);
+      return 0;
+    }
+    plan = plan_launch(options, short_hostname());
   } catch (const UsageError& e) {
     std::fprintf(stderr, "mpiexec: %s\n", e.what());
     return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mpiexec: %s\n", e.what());
+    return 1;
   }
-  if (options.help) {
-    std::fputs(usage_text().c_str(), stdout);
-    return 0;
-  }
+  std::fputs(plan.binding_report.c_str(), stderr);
   int signal_fd = block_signals_into_fd();
   try {
-    return run(options, signal_fd);
+    return run(options, plan, signal_fd);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mpiexec: %s\n", e.what());
     return 1;

@@ -20,12 +20,59 @@ int positive_int(std::string_view option, std::string_view text) {
   return value;
 }
 
-MapBy map_by_value(std::string_view text) {
+std::string lower_case(std::string_view text) {
   std::string lower;
   for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+MapBy map_by_value(std::string_view text) {
+  std::string lower = lower_case(text);
   if (lower == "slot") return MapBy::slot;
   if (lower == "node") return MapBy::node;
   throw UsageError("--map-by must be 'slot' or 'node', got '" + std::string(text) + "'");
+}
+
+// synthetic:"<description>" (the shell has usually removed the quotes already) or xml:FILE.
+TopologySpec topology_value(std::string_view text) {
+  TopologySpec spec;
+  std::string_view rest;
+  if (text.starts_with("synthetic:")) {
+    spec.kind = TopologySpec::Kind::synthetic;
+    rest = text.substr(10);
+    if (rest.size() >= 2 && rest.front() == '"' && rest.back() == '"') rest = rest.substr(1, rest.size() - 2);
+  } else if (text.starts_with("xml:")) {
+    spec.kind = TopologySpec::Kind::xml;
+    rest = text.substr(4);
+  }
+  if (spec.kind == TopologySpec::Kind::real || rest.empty())
+    throw UsageError("--topology needs synthetic:\"<hwloc synthetic description>\" or xml:FILE, got '" +
+                     std::string(text) + "'");
+  spec.text = rest;
+  return spec;
+}
+
+// Open MPI's level names, plus whatever topo::parse_level accepts (l3cache, socket, hwloc://Core, ...).
+// Node is refused: binding to the whole node is no binding, which is spelled "none".
+std::optional<topo::Level> bind_to_value(std::string_view text) {
+  std::string lower = lower_case(text);
+  if (lower == "none") return std::nullopt;
+  std::optional<topo::Level> level = lower == "hwthread" ? topo::Level::PU : topo::parse_level(lower);
+  if (!level || *level == topo::Level::Node)
+    throw UsageError("--bind-to must be none, hwthread, core, l1, l2, l3, numa or package, got '" + std::string(text) +
+                     "'");
+  return level;
+}
+
+// "0,1;2-3;4-7": one entry per rank; an empty entry is kept so that it is reported as malformed.
+std::vector<std::string> cpu_list_value(std::string_view text) {
+  std::vector<std::string> entries;
+  while (true) {
+    auto semicolon = text.find(';');
+    entries.emplace_back(text.substr(0, semicolon));
+    if (semicolon == std::string_view::npos) return entries;
+    text.remove_prefix(semicolon + 1);
+  }
 }
 
 // -x VAR=VAL sets VAL; -x VAR passes mpiexec's own value on (and is a no-op when VAR is unset, like
@@ -91,7 +138,8 @@ Options parse_options(int argc, char** argv) {
       return argv[++i];
     };
 
-    bool is_flag = name == "--tag-output" || name == "--oversubscribe" || name == "--allow-run-as-root";
+    bool is_flag = name == "--tag-output" || name == "--oversubscribe" || name == "--allow-run-as-root" ||
+                   name == "--report-bindings";
     if (has_inline && is_flag) throw UsageError(std::string(name) + " takes no value");
 
     if (name == "-h" || name == "--help") {
@@ -109,13 +157,26 @@ Options parse_options(int argc, char** argv) {
       options.nodes = positive_int(name, value());
     } else if (name == "--map-by") {
       options.map_by = map_by_value(value());
-    } else if (name == "--oversubscribe" || name == "--allow-run-as-root") {
-      // Accepted so scripts written for Open MPI run unchanged; a single host needs neither.
+    } else if (name == "--topology") {
+      options.topology = topology_value(value());
+    } else if (name == "--bind-to") {
+      options.bind_to = bind_to_value(value());
+    } else if (name == "--cpu-list") {
+      options.cpu_list = cpu_list_value(value());
+    } else if (name == "--report-bindings") {
+      options.report_bindings = true;
+    } else if (name == "--oversubscribe") {
+      options.oversubscribe = true;
+    } else if (name == "--allow-run-as-root") {
+      // Accepted so scripts written for Open MPI run unchanged; mpiexec does not care who runs it.
     } else {
       throw UsageError("unknown option '" + std::string(arg) + "' (see mpiexec --help)");
     }
   }
 
+  if (options.bind_to && !options.cpu_list.empty())
+    throw UsageError("--cpu-list and --bind-to " + std::string(topo::short_name(*options.bind_to)) +
+                     " exclude each other: give one binding per rank, or one level for all");
   if (i >= argc) throw UsageError("no program given (see mpiexec --help)");
   options.program_argv.assign(argv + i, argv + argc);
   options.program_path = find_program(options.program_argv[0]);
@@ -132,7 +193,18 @@ std::string usage_text() {
          "  -x VAR[=VALUE]     export VAR (mpiexec's value, or VALUE) to the ranks\n"
          "  --nodes N          spread the ranks over N simulated nodes node0..node<N-1>\n"
          "  --map-by slot|node with --nodes: blocks of consecutive ranks (slot, default) or round robin\n"
-         "  --oversubscribe, --allow-run-as-root   accepted and ignored\n"
+         "  --topology synthetic:\"DESC\" | xml:FILE\n"
+         "                     every (simulated) node has this machine: an hwloc synthetic description\n"
+         "                     (e.g. \"pack:2 [numa] l3:1 l2:2 l1:2 core:1 pu:1\") or an hwloc XML file;\n"
+         "                     published as PMIX_HWLOC_XML_V2, and nothing is really bound\n"
+         "  --bind-to LEVEL    none (default), hwthread|pu, core, l1, l2, l3, numa, package|socket:\n"
+         "                     local rank i of each node gets the i-th instance of LEVEL (PMIX_CPUSET);\n"
+         "                     really bound (sched_setaffinity) unless --topology simulates the machine\n"
+         "  --cpu-list \"L0;L1;...\"\n"
+         "                     one cpuset per rank (hwloc lists like 0-3,8, OS PU numbers), instead of --bind-to\n"
+         "  --oversubscribe    let --bind-to put several ranks on one instance (local rank i -> instance i % count)\n"
+         "  --report-bindings  print each rank's binding and the levels it lies in to stderr before starting\n"
+         "  --allow-run-as-root   accepted and ignored\n"
          "  -h, --help         this text\n";
 }
 

@@ -17,6 +17,12 @@
 //   get makes the client read r's own PMIX_NODEID from the proc data instead, which works for every rank
 //   (here and under Open MPI's mpirun). Registering one hostname for all ranks would make the plain get
 //   work but lie about PMIX_HOSTNAME and the local peers, so it is not done.
+// - The hardware (tests/launcher, cases topology_* and bind_*): a simulated machine is a job-level
+//   PMIX_HWLOC_XML_V2 string (every node has the same machine), a binding a PMIX_CPUSET string
+//   "hwloc:<list>" in the rank's PMIX_PROC_DATA. PMIx 4.2.2 passes both through untouched: a client's
+//   PMIx_Get(wildcard rank, PMIX_HWLOC_XML_V2, PMIX_OPTIONAL) returns our XML (not the topology the PMIx
+//   library discovers for itself), and PMIx_Get(own rank, PMIX_CPUSET, PMIX_OPTIONAL) our string. Neither
+//   key is registered when there is nothing to say, so the library falls back to hwloc.
 #include "tools/mpiexec/pmix_job_map.hpp"
 
 #include <cstdlib>
@@ -39,7 +45,7 @@ std::string take_c_string(char* text) {
 
 }  // namespace
 
-InfoArray job_map_info(const Placement& placement) {
+InfoArray job_map_info(const Placement& placement, const PublishedHardware& hardware) {
   auto nprocs = static_cast<std::uint32_t>(placement.node_of_rank.size());
   auto nnodes = static_cast<std::uint32_t>(placement.node_names.size());
 
@@ -61,6 +67,7 @@ InfoArray job_map_info(const Placement& placement) {
   job.add(PMIX_NUM_NODES, nnodes);
   job.add(PMIX_NODE_MAP, node_map);
   job.add(PMIX_PROC_MAP, proc_map);
+  if (!hardware.topology_xml.empty()) job.add(PMIX_HWLOC_XML_V2, hardware.topology_xml);
 
   for (std::uint32_t n = 0; n < nnodes; ++n) {
     const auto& ranks = placement.ranks_on_node[n];
@@ -83,6 +90,7 @@ InfoArray job_map_info(const Placement& placement) {
     proc.add(PMIX_NODE_RANK, placement.local_rank[r]);  // one job per node: node rank = local rank
     proc.add(PMIX_NODEID, placement.node_of_rank[r]);
     proc.add(PMIX_HOSTNAME, placement.node_names[placement.node_of_rank[r]]);
+    if (r < hardware.cpuset.size() && !hardware.cpuset[r].empty()) proc.add(PMIX_CPUSET, hardware.cpuset[r]);
     job.add(PMIX_PROC_DATA, proc);
   }
   return job.to_array();

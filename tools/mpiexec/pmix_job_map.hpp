@@ -2,11 +2,20 @@
 // per-rank data. The header comment of pmix_job_map.cpp explains how simulated nodes reach the clients.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "tools/mpiexec/placement.hpp"
 #include "tools/mpiexec/pmix_info_list.hpp"
 
 namespace strata::mpiexec {
 
-InfoArray job_map_info(const Placement& placement);
+// What the ranks learn about their hardware; topo/local.cpp reads it (through runtime/bootstrap.cpp).
+struct PublishedHardware {
+  std::string topology_xml;         // job-level PMIX_HWLOC_XML_V2; empty (not published) unless simulated
+  std::vector<std::string> cpuset;  // by rank, PMIX_CPUSET "hwloc:<list>"; empty for an unbound rank (not published)
+};
+
+InfoArray job_map_info(const Placement& placement, const PublishedHardware& hardware);
 
 }  // namespace strata::mpiexec

@@ -143,12 +143,13 @@ PmixServer::~PmixServer() {
   close(state_->wakeup_fd);
 }
 
-void PmixServer::register_job(const std::string& nspace, const Placement& placement) {
+void PmixServer::register_job(const std::string& nspace, const Placement& placement,
+                              const PublishedHardware& hardware) {
   nspace_ = nspace;
   int nprocs = static_cast<int>(placement.node_of_rank.size());
   state_->clients = std::make_unique<ClientState[]>(nprocs);
   state_->nprocs = nprocs;  // from now on the upcalls accept these ranks
-  InfoArray info = job_map_info(placement);
+  InfoArray info = job_map_info(placement, hardware);
   pmix_nspace_t name;
   PMIX_LOAD_NSPACE(name, nspace.c_str());
   // Every rank is local to this one server, whatever simulated node it is on.

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "tools/mpiexec/placement.hpp"
+#include "tools/mpiexec/pmix_job_map.hpp"
 
 namespace strata::mpiexec {
 
@@ -45,8 +46,8 @@ class PmixServer {
   PmixServer(const PmixServer&) = delete;
   PmixServer& operator=(const PmixServer&) = delete;
 
-  // Registers namespace `nspace` with its job map and per-rank data (see pmix_job_map.cpp).
-  void register_job(const std::string& nspace, const Placement& placement);
+  // Registers namespace `nspace` with its job map, per-rank data and hardware (see pmix_job_map.cpp).
+  void register_job(const std::string& nspace, const Placement& placement, const PublishedHardware& hardware);
 
   // Registers `rank` as an expected client; returns the NAME=VALUE variables its environment needs.
   std::vector<std::string> client_environment(int rank);

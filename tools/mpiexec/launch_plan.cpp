@@ -1,0 +1,35 @@
+#include "tools/mpiexec/launch_plan.hpp"
+
+#include "tools/mpiexec/binding.hpp"
+#include "tools/mpiexec/binding_report.hpp"
+#include "tools/mpiexec/node_machine.hpp"
+
+namespace strata::mpiexec {
+
+LaunchPlan plan_launch(const Options& options, const std::string& real_hostname) {
+  LaunchPlan plan;
+  plan.placement = place_ranks(options.nprocs, options.nodes, options.map_by, real_hostname);
+  bool simulated = options.topology.kind != TopologySpec::Kind::real;
+  // A plain launch needs no machine at all: skip hwloc discovery then.
+  if (!simulated && !options.bind_to && options.cpu_list.empty() && !options.report_bindings) return plan;
+
+  topo::Machine machine;
+  load_node_machine(options.topology, machine);
+  std::vector<Binding> bindings = compute_bindings(options, machine, plan.placement);
+
+  if (simulated) {
+    plan.hardware.topology_xml = machine.to_xml();
+    if (plan.hardware.topology_xml.empty()) throw std::runtime_error("hwloc could not export the machine as XML");
+  }
+  plan.hardware.cpuset.resize(bindings.size());
+  plan.affinity.resize(bindings.size());
+  for (std::size_t rank = 0; rank < bindings.size(); ++rank) {
+    if (!bindings[rank]) continue;
+    plan.hardware.cpuset[rank] = "hwloc:" + bindings[rank]->list();
+    if (!simulated) plan.affinity[rank] = affinity_mask(machine, *bindings[rank]);
+  }
+  if (options.report_bindings) plan.binding_report = binding_report(plan.placement, machine, bindings);
+  return plan;
+}
+
+}  // namespace strata::mpiexec
