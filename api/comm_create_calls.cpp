@@ -72,11 +72,15 @@ int inherit(const char* call, MPI_Comm parent_handle, const comm::Communicator& 
   if (!dup) return MPI_SUCCESS;
   c.hints = parent.hints;
   if (int rc = copy_attributes(parent_handle, parent, c); rc != MPI_SUCCESS) {
-    delete_attributes(MPI_COMM_NULL, c);
-    release_errhandler(c.errhandler);
+    disinherit(c);
     return raise(call, parent_handle, error_class_of(rc), "an attribute copy callback failed");
   }
   return MPI_SUCCESS;
+}
+
+void disinherit(comm::Communicator& c) {
+  delete_attributes(MPI_COMM_NULL, c);
+  release_errhandler(c.errhandler);
 }
 
 }  // namespace strata::api

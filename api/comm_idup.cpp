@@ -5,7 +5,6 @@
 #include <memory>
 #include <vector>
 
-#include "api/attributes.hpp"
 #include "api/check.hpp"
 #include "api/comm_inherit.hpp"
 #include "comm/create.hpp"
@@ -40,8 +39,7 @@ void complete(PendingIdup& p) {
     comm::set_slot(*p.fresh, a.slot());
     *p.newcomm = comms().add(p.fresh.release());
   } else {
-    delete_attributes(MPI_COMM_NULL, *p.fresh);
-    release_errhandler(p.fresh->errhandler);
+    disinherit(*p.fresh);
     *p.newcomm = MPI_COMM_NULL;
     r.status.error = a.status().error_class;
     r.failure = a.status().message;

@@ -10,5 +10,7 @@ namespace strata::api {
 // run here). On failure the error is raised on the parent and nothing is left attached to `c`.
 int inherit(const char* call, MPI_Comm parent_handle, const comm::Communicator& parent, comm::Communicator& c,
             bool dup);
+// Undoes a successful inherit() (attributes deleted, error handler released), for a communicator never handed out.
+void disinherit(comm::Communicator& c);
 
 }  // namespace strata::api
