@@ -28,6 +28,14 @@ Check& Check::comm(MPI_Comm handle, comm::Communicator*& out) {
   return *this;
 }
 
+Check& Check::info(MPI_Info handle, runtime::Info*& out, bool null_allowed) {
+  if (!ok()) return *this;
+  out = handle == MPI_INFO_NULL ? nullptr : info_of(handle);
+  if (out == nullptr && !(null_allowed && handle == MPI_INFO_NULL))
+    fail(MPI_ERR_INFO, "invalid info handle " + std::to_string(handle));
+  return *this;
+}
+
 Check& Check::count(int count) {
   if (ok() && count < 0) fail(MPI_ERR_COUNT, "negative count " + std::to_string(count));
   return *this;

@@ -29,6 +29,8 @@ class Check {
   Check& send_tag(int tag);
   Check& recv_tag(int tag);                              // also MPI_ANY_TAG
   Check& not_null(const void* pointer, const char* what);
+  // A valid info handle (or MPI_INFO_NULL where allowed, giving nullptr).
+  Check& info(MPI_Info handle, runtime::Info*& out, bool null_allowed);
 
  private:
   const char* call_;

@@ -18,12 +18,6 @@ namespace {
 
 bool predefined_comm(MPI_Comm h) { return h == MPI_COMM_WORLD || h == MPI_COMM_SELF; }
 
-Check& check_info(Check& check, MPI_Info info, bool null_allowed) {
-  if (check.ok() && !(null_allowed && info == MPI_INFO_NULL) && info_of(info) == nullptr)
-    check.fail(MPI_ERR_INFO, "invalid info handle " + std::to_string(info));
-  return check;
-}
-
 Check& check_group(Check& check, MPI_Group group, comm::Group*& out) {
   if (!check.ok()) return check;
   out = group == MPI_GROUP_EMPTY ? nullptr : group_of(group);
@@ -31,7 +25,27 @@ Check& check_group(Check& check, MPI_Group group, comm::Group*& out) {
   return check;
 }
 
-// Registers a new communicator and returns its handle, or MPI_COMM_NULL for nullptr.
+int dup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm* newcomm) {
+  comm::Communicator* c = nullptr;
+  Check check(call, comm);
+  check.comm(comm, c).not_null(newcomm, "newcomm");
+  runtime::Info* given = nullptr;
+  if (with_info) check.info(info, given, true);
+  if (!check.ok()) return check.raise();
+  std::unique_ptr<comm::Communicator> fresh;
+  if (Status s = comm::create_dup(*c, fresh); !s.ok()) return raise(call, comm, s);
+  if (int rc = publish(call, comm, *c, std::move(fresh), true, newcomm); rc != MPI_SUCCESS) return rc;
+  if (with_info) {  // MPI_Comm_dup_with_info: the given hints replace the parent's
+    comm::Communicator* made = comms().get(*newcomm);
+    made->hints = given ? given->dup() : runtime::Info{};
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+namespace strata::api {
+
 int publish(const char* call, MPI_Comm parent_handle, const comm::Communicator& parent,
             std::unique_ptr<comm::Communicator> c, bool dup, MPI_Comm* newcomm) {
   *newcomm = MPI_COMM_NULL;
@@ -44,26 +58,6 @@ int publish(const char* call, MPI_Comm parent_handle, const comm::Communicator& 
   return MPI_SUCCESS;
 }
 
-int dup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm* newcomm) {
-  comm::Communicator* c = nullptr;
-  Check check(call, comm);
-  check.comm(comm, c).not_null(newcomm, "newcomm");
-  if (with_info) check_info(check, info, true);
-  if (!check.ok()) return check.raise();
-  std::unique_ptr<comm::Communicator> fresh;
-  if (Status s = comm::create_dup(*c, fresh); !s.ok()) return raise(call, comm, s);
-  if (int rc = publish(call, comm, *c, std::move(fresh), true, newcomm); rc != MPI_SUCCESS) return rc;
-  if (with_info) {  // MPI_Comm_dup_with_info: the given hints replace the parent's
-    comm::Communicator* made = comms().get(*newcomm);
-    made->hints = info == MPI_INFO_NULL ? runtime::Info{} : info_of(info)->dup();
-  }
-  return MPI_SUCCESS;
-}
-
-}  // namespace
-
-namespace strata::api {
-
 // A new communicator inherits the parent's error handler (MPI-4.0 9.3) and, for a dup, its hints and attributes.
 int inherit(const char* call, MPI_Comm parent_handle, const comm::Communicator& parent, comm::Communicator& c,
             bool dup) {
@@ -71,6 +65,7 @@ int inherit(const char* call, MPI_Comm parent_handle, const comm::Communicator& 
   retain_errhandler(c.errhandler);
   if (!dup) return MPI_SUCCESS;
   c.hints = parent.hints;
+  c.hw_level = parent.hw_level;
   if (int rc = copy_attributes(parent_handle, parent, c); rc != MPI_SUCCESS) {
     disinherit(c);
     return raise(call, parent_handle, error_class_of(rc), "an attribute copy callback failed");
@@ -106,27 +101,6 @@ extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newc
   std::unique_ptr<comm::Communicator> fresh;
   if (Status s = comm::create_split(*c, color, key, fresh); !s.ok()) return raise("MPI_Comm_split", comm, s);
   return publish("MPI_Comm_split", comm, *c, std::move(fresh), false, newcomm);
-}
-
-// MPI_COMM_TYPE_SHARED: one communicator per (real or simulated) node. The hardware split types give
-// MPI_COMM_NULL until the hardware-split issue lands (the standard allows it for any type but SHARED).
-STRATA_PMPI(Comm_split_type)
-extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
-  comm::Communicator* c = nullptr;
-  Check check("MPI_Comm_split_type", comm);
-  check.comm(comm, c).not_null(newcomm, "newcomm");
-  check_info(check, info, true);
-  if (check.ok() && split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_SHARED &&
-      split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED &&
-      split_type != MPI_COMM_TYPE_RESOURCE_GUIDED)
-    check.fail(MPI_ERR_ARG, "invalid split_type " + std::to_string(split_type));
-  if (!check.ok()) return check.raise();
-  int color = MPI_UNDEFINED;
-  if (split_type == MPI_COMM_TYPE_SHARED)
-    color = static_cast<int>(runtime::state().world.node_of_rank[c->world_rank(c->rank)]);
-  std::unique_ptr<comm::Communicator> fresh;
-  if (Status s = comm::create_split(*c, color, key, fresh); !s.ok()) return raise("MPI_Comm_split_type", comm, s);
-  return publish("MPI_Comm_split_type", comm, *c, std::move(fresh), false, newcomm);
 }
 
 STRATA_PMPI(Comm_create)
@@ -237,9 +211,10 @@ STRATA_PMPI(Comm_set_info)
 extern "C" int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Comm_set_info", comm);
-  check_info(check.comm(comm, c), info, false);
+  runtime::Info* given = nullptr;
+  check.comm(comm, c).info(info, given, false);
   if (!check.ok()) return check.raise();
-  c->hints = info_of(info)->dup();
+  c->hints = given->dup();
   return MPI_SUCCESS;
 }
 

@@ -11,6 +11,7 @@
 #include "runtime/state.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/crash_signals.hpp"
+#include "topo/peers.hpp"
 #include "transport/engine.hpp"
 
 using namespace strata;
@@ -35,6 +36,7 @@ int initialize(const char* call, int required, int* provided) {
                  st.phase == runtime::Phase::Running ? "MPI is already initialized" : "called after MPI_Finalize");
   runtime::drop_foreign_crash_handlers();
   if (Status s = runtime::bootstrap_init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
+  if (Status s = topo::publish_binding(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
   if (Status s = transport::engine().init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
   g_world = comm::make_world(st.world);
   g_self = comm::make_self(st.world);

@@ -1,6 +1,7 @@
 // A communicator as the layers below api/ see it.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,15 @@ namespace strata::comm {
 // messages never match each other.
 constexpr uint32_t kContextsPerComm = 2;
 
+// What a hardware split records on the communicators it makes (MPIX_Comm_get_hlevel_info): the level's name as
+// mpi_hw_resource_type values spell it, how many communicators the split made from the same parent, and this
+// one's index among them in hardware order.
+struct HwLevel {
+  std::string type;
+  int num_comms = 0;
+  int index = -1;
+};
+
 struct Communicator {
   uint32_t context = 0;
   int rank = 0;
@@ -23,6 +33,7 @@ struct Communicator {
   int errhandler = 0;  // owned by api/: opaque here
   runtime::Info hints;                                     // given at creation or by MPI_Comm_set_info
   std::vector<std::pair<int, void*>> attributes;           // (keyval, value), owned by api/
+  std::optional<HwLevel> hw_level;  // set by hardware splits only
   uint32_t idups_started = 0;  // MPI_Comm_idup calls on this communicator, the same sequence on every member
 
   int world_rank(int r) const { return world_ranks[r]; }

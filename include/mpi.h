@@ -295,6 +295,9 @@ STRATA_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm 
 STRATA_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 STRATA_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
+/* MPI-4.1: the hardware levels Strata supports on this node, by canonical name (hwloc://Machine ... hwloc://PU),
+ * each "true" when the caller is confined to one instance of it, else "false". A new object; free it. */
+STRATA_DECLARE(int, Get_hw_resource_info, (MPI_Info *hw_info))
 STRATA_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_free, (MPI_Comm *comm))
@@ -426,6 +429,44 @@ STRATA_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
  * Levels the machine lacks have no key. Errors: MPI_ERR_ARG for a NULL argument, MPI_ERR_OTHER when the
  * launcher's topology cannot be read. */
 STRATA_DECLARE_X(int, Get_hw_placement, (MPI_Info *placement))
+
+/* The hierarchical-communicator proposals (../shared/papers: Goglin et al. 2018, section 3; Bouhrour et al.,
+ * section 8). Levels are named as MPI_Comm_split_type's mpi_hw_resource_type values: hwloc://Machine (the node),
+ * hwloc://Package, hwloc://NUMANode, hwloc://L3Cache, hwloc://L2Cache, hwloc://L1Cache, hwloc://Core, hwloc://PU.
+ *
+ * MPIX_Comm_hsplit_with_roots: collective over oldcomm. newcomm is what MPI_Comm_split_type(oldcomm,
+ * MPI_COMM_TYPE_HW_UNGUIDED, rank in oldcomm, info, newcomm) gives (info is INOUT in the same way); rootscomm
+ * holds the rank-0 process of every newcomm made from oldcomm, in oldcomm's order, and is MPI_COMM_NULL on every
+ * other process (and everywhere once newcomm is MPI_COMM_NULL everywhere). */
+STRATA_DECLARE_X(int, Comm_hsplit_with_roots, (MPI_Comm oldcomm, MPI_Info info, MPI_Comm *newcomm,
+                                               MPI_Comm *rootscomm))
+
+/* MPIX_Comm_get_hlevel_info: for a communicator made by a hardware split (MPI_Comm_split_type with a hardware or
+ * shared type, the MPIX calls here, or a dup of one): how many communicators that split made from the same parent,
+ * this one's index among them (0 .. num_comms-1, in hardware order: node, then the level's logical index), and
+ * its level's name in `type` (room for MPI_MAX_INFO_VAL+1 chars; resultlen excludes the NUL). MPI_ERR_COMM for
+ * any other communicator. Local. */
+STRATA_DECLARE_X(int, Comm_get_hlevel_info, (MPI_Comm comm, int *num_comms, int *index, char *type, int *resultlen))
+
+/* MPIX_Comm_get_min_hlevel: the deepest level one instance of which holds all the listed processes (ranks of
+ * comm): a level name as above when they share a node, "Cluster" when they span nodes, "Unknown" when the caller
+ * is not listed. `type` as in MPIX_Comm_get_hlevel_info. Local (bindings are published at MPI_Init). */
+STRATA_DECLARE_X(int, Comm_get_min_hlevel, (MPI_Comm comm, int nranks, const int ranks[], char *type,
+                                            int *resultlen))
+
+/* MPIX_Comm_hierarchy_create: collective over comm. The whole hierarchy in one call: levelcomms[i] is the
+ * communicator of depth i+1 below comm holding the caller, conduitcomms[i] the conduits (leaders) of the level-i
+ * communicators made from the same level-(i-1) communicator (comm for i = 0), or MPI_COMM_NULL where the caller
+ * is not a conduit. *nlevels is the caller's depth (at most maxlevels); entries from *nlevels to maxlevels-1 are
+ * MPI_COMM_NULL. Ranks keep comm's order at every level. Info keys (the same on every process):
+ *   "mpix_hierarchy_levels"  comma-separated level names, split in that order by HW_GUIDED; default: the
+ *                            HW_UNGUIDED walk down to single processes;
+ *   "mpix_conduit_rank"      the rank of comm that is conduit of every level communicator holding it (default 0);
+ *                            other level communicators elect their rank 0.
+ * Free each non-null communicator with MPI_Comm_free. Errors: MPI_ERR_INFO_VALUE for an unknown level or a
+ * conduit rank outside comm, MPI_ERR_ARG for maxlevels < 0 or NULL arrays. */
+STRATA_DECLARE_X(int, Comm_hierarchy_create, (MPI_Comm comm, MPI_Info info, int maxlevels, int *nlevels,
+                                              MPI_Comm levelcomms[], MPI_Comm conduitcomms[]))
 
 #undef STRATA_DECLARE_X
 #undef STRATA_DECLARE

@@ -1,0 +1,134 @@
+# Multi-process tests of issue 5: hardware splits (HW_GUIDED, HW_UNGUIDED, RESOURCE_GUIDED) and the MPIX hierarchy
+# calls, on simulated machines and on this one. Included from tests/mpi/CMakeLists.txt. Every expected
+# communicator is written by hand from the scenario's machine and bindings (the papers' worked examples quote
+# their text); see hw_split.c for the step language.
+
+strata_mpi_test_programs(hw_split_tests hw_split hw_split_bad_input)
+add_dependencies(mpi_tests hw_split_tests)
+
+# strata_hw_test(<name> NP <n> LAUNCH <mpiexec options>... RUN <hw_split arguments>...)
+function(strata_hw_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 T "" "NP" "LAUNCH;RUN")
+  add_test(NAME mpi.hw_split.${name} COMMAND $<TARGET_FILE:mpiexec> -n ${T_NP} ${T_LAUNCH} --timeout
+                                             ${STRATA_MPI_TEST_TIMEOUT} $<TARGET_FILE:hw_split> ${T_RUN})
+  set_tests_properties(mpi.hw_split.${name} PROPERTIES LABELS mpi TIMEOUT 180 PROCESSORS ${T_NP})
+endfunction()
+
+# Partitions of 0..total-1 in the step language: consecutive blocks ("0-3/4-7/..."), and per block of `outer`
+# ranks the ranks at multiples of `stride` ("0,2/4,6/..." for outer 4, stride 2).
+function(hw_blocks out total size)
+  set(parts "")
+  math(EXPR last_block "${total} - ${size}")
+  foreach(first RANGE 0 ${last_block} ${size})
+    math(EXPR last "${first} + ${size} - 1")
+    if(size EQUAL 1)
+      list(APPEND parts "${first}")
+    else()
+      list(APPEND parts "${first}-${last}")
+    endif()
+  endforeach()
+  list(JOIN parts "/" joined)
+  set(${out} "${joined}" PARENT_SCOPE)
+endfunction()
+function(hw_strided out total outer stride)
+  set(parts "")
+  math(EXPR last_block "${total} - ${outer}")
+  foreach(first RANGE 0 ${last_block} ${outer})
+    math(EXPR last "${first} + ${outer} - 1")
+    set(members "")
+    foreach(r RANGE ${first} ${last} ${stride})
+      list(APPEND members ${r})
+    endforeach()
+    list(JOIN members "," joined_members)
+    list(APPEND parts "${joined_members}")
+  endforeach()
+  list(JOIN parts "/" joined)
+  set(${out} "${joined}" PARENT_SCOPE)
+endfunction()
+
+# The hierarchical-model paper's node (its Figure 1): 2 packages, each with its NUMA node and L3, an L2 per pair
+# of cores, 8 cores. Package, NUMANode and L3Cache have the same instances, so the highest, Package, names them;
+# L1Cache is per core, above Core, so it names the singletons.
+set(HIER_NODE "synthetic:pack:2 [numa] l3:1 l2:2 l1:2 core:1 pu:1")
+
+# Section 5.1: 32 ranks on 4 such nodes, rank 8k+i on core i of node k. Steps 1-5 of the paper.
+hw_blocks(NODES 32 8)
+hw_blocks(NUMAS 32 4)
+hw_blocks(L2S 32 2)
+hw_blocks(CORES 32 1)
+set(PAPER51 --topology ${HIER_NODE} --nodes 4 --bind-to core)
+set(STEPS51 "G=${NODES} L=hwloc://Machine" "G=${NUMAS} L=hwloc://Package" "G=${L2S} L=hwloc://L2Cache"
+            "G=${CORES} L=hwloc://L1Cache" "G=")
+strata_hw_test(paper51.unguided NP 32 LAUNCH ${PAPER51} RUN unguided ${STEPS51})
+# With MPIX_Comm_hsplit_with_roots: {0,8,16,24}, then {0,4} per node, then {0,2},{4,6}, then the pairs, then NULL.
+hw_strided(ROOTS2 32 8 4)
+hw_strided(ROOTS3 32 4 2)
+strata_hw_test(paper51.hsplit NP 32 LAUNCH ${PAPER51} RUN hsplit
+  "G=${NODES} R=0,8,16,24 L=hwloc://Machine" "G=${NUMAS} R=${ROOTS2} L=hwloc://Package"
+  "G=${L2S} R=${ROOTS3} L=hwloc://L2Cache" "G=${CORES} R=${L2S} L=hwloc://L1Cache" "G= R=")
+strata_hw_test(paper51.unguided.reverse_key NP 32 LAUNCH ${PAPER51} RUN unguided --reverse-key ${STEPS51})
+
+# Section 5.2: one node; ranks 0,1 on cores 0,1, ranks 2,3 on L2 #1, ranks 4..7 on NUMA node 1.
+set(PAPER52 --topology ${HIER_NODE} --cpu-list "0\;1\;2-3\;2-3\;4-7\;4-7\;4-7\;4-7")
+strata_hw_test(paper52.unguided NP 8 LAUNCH ${PAPER52} RUN unguided
+  "G=0-3/4-7 L=hwloc://Package" "G=0-1/2-3 L=hwloc://L2Cache" "G=0/1 L=hwloc://L1Cache" "G=")
+strata_hw_test(paper52.hsplit NP 8 LAUNCH ${PAPER52} RUN hsplit
+  "G=0-3/4-7 R=0,4 L=hwloc://Package" "G=0-1/2-3 R=0,2 L=hwloc://L2Cache" "G=0/1 R=0,1 L=hwloc://L1Cache" "G= R=")
+# HW_GUIDED for every level and spelling on that layout; MPI_INFO_NULL, a missing key, unknown values: NULL.
+strata_hw_test(paper52.guided NP 8 LAUNCH ${PAPER52} RUN guided
+  "V=hwloc://Machine G=0-7 L=hwloc://Machine" "V=Node G=0-7" "V=machine G=0-7" "V=mpi_shared_memory G=0-7 L=mpi_shared_memory"
+  "V=hwloc://Package G=0-3/4-7 L=hwloc://Package" "V=Socket G=0-3/4-7" "V=hwloc://NUMANode G=0-3/4-7 L=hwloc://NUMANode"
+  "V=NUMA G=0-3/4-7" "V=hwloc://L3Cache G=0-3/4-7" "V=l3 G=0-3/4-7" "V=hwloc://L2Cache G=0-1/2-3 L=hwloc://L2Cache"
+  "V=L2 G=0-1/2-3" "V=hwloc://L1Cache G=0/1" "V=L1 G=0/1" "V=hwloc://Core G=0/1 L=hwloc://Core" "V=Core G=0/1"
+  "V=hwloc://PU G=0/1" "V=- G=" "G=" "V=Board G=" "V=hwloc:// G=" "V=MPI_SHARED_MEMORY G=")
+strata_hw_test(paper52.guided.reverse_key NP 8 LAUNCH ${PAPER52} RUN guided --reverse-key
+  "V=Package G=0-3/4-7" "V=L2 G=0-1/2-3")
+# RESOURCE_GUIDED (MPI-4.1): mpi_hw_resource_type as HW_GUIDED; a process set name gives NULL (no sessions).
+strata_hw_test(paper52.resource_guided NP 8 LAUNCH ${PAPER52} RUN resource
+  "V=hwloc://Package G=0-3/4-7 L=hwloc://Package" "V=L2 G=0-1/2-3" "P=mpi://WORLD G=" "V=- G=" "G=")
+
+# The persistent-collectives paper's Figure 3: 18 ranks on 3 nodes x 2 NUMA nodes x 3 cores; its level and conduit
+# communicators (Node and NUMA node), then the same with rank 7 as conduit wherever it is a member, then the whole
+# unguided hierarchy (the machine has no caches: Package names the NUMA halves, Core the singletons).
+set(FIG3 --topology "synthetic:pack:2 [numa] core:3 pu:1" --nodes 3 --bind-to core)
+hw_blocks(FIG3_NODES 18 6)
+hw_blocks(FIG3_NUMAS 18 3)
+hw_blocks(FIG3_CORES 18 1)
+strata_hw_test(figure3.hierarchy NP 18 LAUNCH ${FIG3} RUN hierarchy
+  --info "mpix_hierarchy_levels=hwloc://Machine, hwloc://NUMANode"
+  "G=${FIG3_NODES} C=0,6,12 L=hwloc://Machine" "G=${FIG3_NUMAS} C=0,3/6,9/12,15 L=hwloc://NUMANode")
+strata_hw_test(figure3.hierarchy.conduit NP 18 LAUNCH ${FIG3} RUN hierarchy
+  --info "mpix_hierarchy_levels=Node,NUMA" --info mpix_conduit_rank=7
+  "G=${FIG3_NODES} C=0,7,12" "G=${FIG3_NUMAS} C=0,3/7,9/12,15")
+strata_hw_test(figure3.hierarchy.unguided NP 18 LAUNCH ${FIG3} RUN hierarchy
+  "G=${FIG3_NODES} C=0,6,12 L=hwloc://Machine" "G=${FIG3_NUMAS} C=0,3/6,9/12,15 L=hwloc://Package"
+  "G=${FIG3_CORES} C=0,1,2/3,4,5/6,7,8/9,10,11/12,13,14/15,16,17 L=hwloc://Core")
+
+# Two nodes, ranks alternating (rank r on node r%2), each bound to L2 #(r/2): the node, then single ranks at the
+# L2 (Package, NUMANode and L3 hold both ranks of a node), then nothing (an L2 binding is not inside one L1).
+strata_hw_test(nodes2.bind_l2.unguided NP 4 LAUNCH --topology ${HIER_NODE} --nodes 2 --map-by node --bind-to l2
+  RUN unguided "G=0,2/1,3 L=hwloc://Machine" "G=0/1/2/3 L=hwloc://L2Cache" "G=")
+
+# Unbound on a two-package machine: confined to the Node only, so nothing below it, and no strict subset at all.
+strata_hw_test(two_packages.unbound.guided NP 2 LAUNCH --topology "synthetic:pack:2 core:2 pu:1" RUN guided
+  "V=hwloc://Machine G=0-1" "V=Package G=" "V=Core G=" "V=L3 G=")
+strata_hw_test(two_packages.unbound.unguided NP 2 LAUNCH --topology "synthetic:pack:2 core:2 pu:1" RUN unguided "G=")
+
+# This machine (one package, NUMA node and L3; two cores, each with its own L2 and L1): bound to cores, the
+# 2-rank communicator down to L3Cache and singletons below; unbound, the 2-rank communicator down to L3Cache and
+# NULL below.
+set(REAL_SHARED "V=hwloc://Machine G=0-1" "V=hwloc://Package G=0-1" "V=hwloc://NUMANode G=0-1" "V=hwloc://L3Cache G=0-1")
+strata_hw_test(real.bind_core.guided NP 2 LAUNCH --bind-to core RUN guided ${REAL_SHARED}
+  "V=hwloc://L2Cache G=0/1" "V=hwloc://L1Cache G=0/1" "V=hwloc://Core G=0/1")
+strata_hw_test(real.unbound.guided NP 2 RUN guided ${REAL_SHARED}
+  "V=hwloc://L2Cache G=" "V=hwloc://L1Cache G=" "V=hwloc://Core G=")
+strata_hw_test(real.bind_core.unguided NP 2 LAUNCH --bind-to core RUN unguided "G=0/1 L=hwloc://L2Cache" "G=")
+strata_hw_test(singleton.unguided NP 1 RUN unguided "G=")
+
+# Errors, mismatches, MPI_UNDEFINED among hardware types, the MPIX queries, and 10 000 splits in constant memory.
+foreach(np 1 2 4)
+  add_test(NAME mpi.hw_split_bad_input.np${np}
+           COMMAND $<TARGET_FILE:mpiexec> -n ${np} --topology ${HIER_NODE} --bind-to core --timeout
+                   ${STRATA_MPI_TEST_TIMEOUT} $<TARGET_FILE:hw_split_bad_input>)
+  set_tests_properties(mpi.hw_split_bad_input.np${np} PROPERTIES LABELS mpi TIMEOUT 180 PROCESSORS ${np})
+endforeach()
