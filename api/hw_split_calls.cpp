@@ -84,6 +84,8 @@ topo::Placement placement_for(comm::SplitKind kind, Status& status) {
 // asked, `rootscomm`.
 int split(const char* call, MPI_Comm handle, comm::Communicator& c, const comm::SplitRequest& request,
           MPI_Comm* newcomm, MPI_Comm* rootscomm, int conduit_world_rank, std::string* level_out) {
+  *newcomm = MPI_COMM_NULL;  // also what every process gets when the members disagree
+  if (rootscomm) *rootscomm = MPI_COMM_NULL;
   Status topology;
   const topo::Placement placement = placement_for(request.kind, topology);
   comm::SplitResult result;

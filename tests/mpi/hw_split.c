@@ -8,14 +8,19 @@
  *   resource   the same with MPI_COMM_TYPE_RESOURCE_GUIDED;
  *   unguided   STEP i is the i-th of repeated HW_UNGUIDED splits from MPI_COMM_WORLD (key: rank in the parent);
  *   hsplit     the same with MPIX_Comm_hsplit_with_roots, also checking the roots communicators (R=);
- *   hierarchy  one MPIX_Comm_hierarchy_create (with the --info keys); STEP i is depth i, C= its conduits.
+ *   hierarchy  one MPIX_Comm_hierarchy_create (with the --info keys); STEP i is depth i, C= its conduits;
+ *   minlevel   each STEP: MPIX_Comm_get_min_hlevel(MPI_COMM_WORLD, S=) must be L= on the listed ranks, "Unknown"
+ *              on the others;
+ *   resinfo    each STEP: on the ranks of G= (all if no G=), MPI_Get_hw_resource_info has exactly the keys of
+ *              T= (value "true") and F= ("false").
  * STEP: space-separated items
  *   G=groups   the communicators made, as world ranks: groups separated by '/', each a comma list of ranks and
  *              ranges "a-b"; a rank in no group must get MPI_COMM_NULL ("G=" alone: NULL everywhere);
  *   R=, C=     the same for roots / conduit communicators;
  *   L=name     the level every non-null communicator of the step reports (mpi_hw_resource_type);
  *   V=value    guided: the mpi_hw_resource_type value ("V=-": MPI_INFO_NULL; no V=: an info without the key);
- *   P=name     resource: an mpi_pset_name value.
+ *   P=name     resource: an mpi_pset_name value;
+ *   S=ranks    minlevel: a comma list of world ranks;  T=, F=  resinfo: comma lists of level names.
  * Ranks inside a communicator follow the parent's order (world order here), or its reverse with --reverse-key.
  *
  * Besides the groups, every non-null result is checked for what the standard and the MPIX proposals promise:
@@ -36,7 +41,8 @@ typedef struct {
 typedef struct {
   partition g, r;
   char level[MPI_MAX_INFO_VAL + 1], value[MPI_MAX_INFO_VAL + 1], pset[MPI_MAX_INFO_VAL + 1];
-  int has_value, has_pset;
+  char ranks[MPI_MAX_INFO_VAL + 1], true_levels[MPI_MAX_INFO_VAL + 1], false_levels[MPI_MAX_INFO_VAL + 1];
+  int has_value, has_pset, has_g;
 } step_spec;
 
 static int world_rank, world_size, reverse_key;
@@ -84,7 +90,10 @@ static void parse_step(const char *text, step_spec *st) {
     }
     CHECK(s[1] == '=');
     switch (s[0]) {
-      case 'G': parse_partition(s + 2, &st->g); break;
+      case 'G': parse_partition(s + 2, &st->g), st->has_g = 1; break;
+      case 'S': copy_item(s + 2, st->ranks); break;
+      case 'T': copy_item(s + 2, st->true_levels); break;
+      case 'F': copy_item(s + 2, st->false_levels); break;
       case 'R':
       case 'C': parse_partition(s + 2, &st->r); break;
       case 'L': copy_item(s + 2, st->level); break;
@@ -285,6 +294,57 @@ static void run_hierarchy(MPI_Info info, const step_spec *steps, int nsteps) {
   }
 }
 
+static void run_minlevel(const step_spec *steps, int nsteps) {
+  for (int s = 0; s < nsteps; ++s) {
+    int ranks[MAX_RANKS], n = 0, listed = 0;
+    for (const char *p = steps[s].ranks; *p;) {
+      char *end;
+      ranks[n] = (int)strtol(p, &end, 10);
+      CHECK(end != p && n < MAX_RANKS);
+      listed |= ranks[n++] == world_rank;
+      p = *end == ',' ? end + 1 : end;
+    }
+    char type[MPI_MAX_INFO_VAL + 1];
+    int len = -1;
+    CHECK_MPI(MPIX_Comm_get_min_hlevel(MPI_COMM_WORLD, n, ranks, type, &len));
+    const char *want = listed ? steps[s].level : "Unknown";
+    if (strcmp(type, want) != 0) fprintf(stderr, "rank %d: min hlevel of S=%s is %s, expected %s\n", world_rank,
+                                         steps[s].ranks, type, want);
+    CHECK(strcmp(type, want) == 0 && len == (int)strlen(want));
+  }
+}
+
+/* Every level of `list` is a key of `info` with `value`; returns how many. */
+static int check_levels(MPI_Info info, const char *list, const char *value) {
+  int count = 0;
+  char level[MPI_MAX_INFO_VAL + 1], got[16];
+  for (const char *p = list; *p;) {
+    size_t n = strcspn(p, ",");
+    memcpy(level, p, n);
+    level[n] = '\0';
+    int flag = 0;
+    CHECK_MPI(MPI_Info_get(info, level, sizeof got - 1, got, &flag));
+    if (!flag || strcmp(got, value) != 0)
+      fprintf(stderr, "rank %d: %s is %s, expected %s\n", world_rank, level, flag ? got : "absent", value);
+    CHECK(flag && strcmp(got, value) == 0);
+    ++count;
+    p += n + (p[n] == ',');
+  }
+  return count;
+}
+
+static void run_resinfo(const step_spec *steps, int nsteps) {
+  for (int s = 0; s < nsteps; ++s) {
+    if (steps[s].has_g && steps[s].g.group_of[world_rank] < 0) continue;
+    MPI_Info info;
+    int nkeys = -1;
+    CHECK_MPI(MPI_Get_hw_resource_info(&info));
+    CHECK_MPI(MPI_Info_get_nkeys(info, &nkeys));
+    CHECK(nkeys == check_levels(info, steps[s].true_levels, "true") + check_levels(info, steps[s].false_levels, "false"));
+    CHECK_MPI(MPI_Info_free(&info));
+  }
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
@@ -321,6 +381,10 @@ int main(int argc, char **argv) {
     run_walk(1, steps, nsteps);
   } else if (strcmp(mode, "hierarchy") == 0) {
     run_hierarchy(info, steps, nsteps);
+  } else if (strcmp(mode, "minlevel") == 0) {
+    run_minlevel(steps, nsteps);
+  } else if (strcmp(mode, "resinfo") == 0) {
+    run_resinfo(steps, nsteps);
   } else {
     CHECK(!"unknown mode");
   }

@@ -87,6 +87,18 @@ strata_hw_test(paper52.guided.reverse_key NP 8 LAUNCH ${PAPER52} RUN guided --re
 strata_hw_test(paper52.resource_guided NP 8 LAUNCH ${PAPER52} RUN resource
   "V=hwloc://Package G=0-3/4-7 L=hwloc://Package" "V=L2 G=0-1/2-3" "P=mpi://WORLD G=" "V=- G=" "G=")
 
+# MPIX_Comm_get_min_hlevel and MPI_Get_hw_resource_info on that layout and on two nodes.
+strata_hw_test(paper52.minlevel NP 8 LAUNCH ${PAPER52} RUN minlevel "S=0 L=hwloc://PU" "S=0,1 L=hwloc://L2Cache"
+  "S=1,0,1 L=hwloc://L2Cache" "S=2 L=hwloc://L2Cache" "S=2,3 L=hwloc://L2Cache" "S=0,3 L=hwloc://L3Cache"
+  "S=4 L=hwloc://L3Cache" "S=0,4 L=hwloc://Machine" "S=0,1,2,3,4,5,6,7 L=hwloc://Machine")
+set(ALL_LEVELS "hwloc://Machine,hwloc://Package,hwloc://NUMANode,hwloc://L3Cache")
+strata_hw_test(paper52.resinfo NP 8 LAUNCH ${PAPER52} RUN resinfo
+  "G=0-1 T=${ALL_LEVELS},hwloc://L2Cache,hwloc://L1Cache,hwloc://Core,hwloc://PU"
+  "G=2-3 T=${ALL_LEVELS},hwloc://L2Cache F=hwloc://L1Cache,hwloc://Core,hwloc://PU"
+  "G=4-7 T=${ALL_LEVELS} F=hwloc://L2Cache,hwloc://L1Cache,hwloc://Core,hwloc://PU")
+strata_hw_test(nodes2.minlevel NP 4 LAUNCH --topology ${HIER_NODE} --nodes 2 --map-by node --bind-to core RUN minlevel
+  "S=0,1 L=Cluster" "S=0,2 L=hwloc://L2Cache" "S=1,3 L=hwloc://L2Cache" "S=0,1,2,3 L=Cluster")
+
 # The persistent-collectives paper's Figure 3: 18 ranks on 3 nodes x 2 NUMA nodes x 3 cores; its level and conduit
 # communicators (Node and NUMA node), then the same with rank 7 as conduit wherever it is a member, then the whole
 # unguided hierarchy (the machine has no caches: Package names the NUMA halves, Core the singletons).
@@ -122,6 +134,11 @@ strata_hw_test(real.bind_core.guided NP 2 LAUNCH --bind-to core RUN guided ${REA
   "V=hwloc://L2Cache G=0/1" "V=hwloc://L1Cache G=0/1" "V=hwloc://Core G=0/1")
 strata_hw_test(real.unbound.guided NP 2 RUN guided ${REAL_SHARED}
   "V=hwloc://L2Cache G=" "V=hwloc://L1Cache G=" "V=hwloc://Core G=")
+strata_hw_test(real.unbound.resinfo NP 2 RUN resinfo
+  "T=${ALL_LEVELS} F=hwloc://L2Cache,hwloc://L1Cache,hwloc://Core,hwloc://PU")
+# Real bindings reach the other ranks through the affinity published at MPI_Init.
+strata_hw_test(real.bind_core.minlevel NP 2 LAUNCH --bind-to core RUN minlevel "S=0 L=hwloc://PU" "S=1 L=hwloc://PU"
+  "S=0,1 L=hwloc://L3Cache")
 strata_hw_test(real.bind_core.unguided NP 2 LAUNCH --bind-to core RUN unguided "G=0/1 L=hwloc://L2Cache" "G=")
 strata_hw_test(singleton.unguided NP 1 RUN unguided "G=")
 
