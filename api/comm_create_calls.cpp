@@ -6,6 +6,7 @@
 
 #include "api/attributes.hpp"
 #include "api/check.hpp"
+#include "api/comm_idup.hpp"
 #include "api/comm_inherit.hpp"
 #include "comm/create.hpp"
 #include "runtime/progress.hpp"
@@ -153,7 +154,7 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
   const MPI_Comm handle = *comm;
   const int rc = delete_attributes(handle, *c);
   const MPI_Errhandler handler = c->errhandler;
-  comm::release(*c);
+  if (!defer_slot_release(c->slot())) comm::release(*c);
   comms().remove(handle);
   delete c;
   *comm = MPI_COMM_NULL;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/check.hpp"
+#include "api/comm_idup.hpp"
 #include "api/comm_inherit.hpp"
 #include "comm/create.hpp"
 #include "runtime/progress.hpp"
@@ -17,6 +18,7 @@ namespace {
 
 struct PendingIdup {
   std::unique_ptr<comm::SlotAgreement> agreement;
+  int parent_slot = -1;  // its messages travel on the parent's collective context
   std::unique_ptr<comm::Communicator> fresh;  // nullptr: inheriting failed, finish the agreement for the others
   ApiRequest* request = nullptr;
   MPI_Comm* newcomm = nullptr;
@@ -25,6 +27,30 @@ struct PendingIdup {
 std::vector<PendingIdup>& pending() {
   static std::vector<PendingIdup> list;
   return list;
+}
+
+// Slots of communicators freed while idups on them were pending: released when the last of those finishes.
+std::vector<int>& slots_to_release() {
+  static std::vector<int> slots;
+  return slots;
+}
+
+bool used_by_pending(int slot) {
+  for (const PendingIdup& p : pending())
+    if (p.parent_slot == slot) return true;
+  return false;
+}
+
+void release_finished_parents() {
+  std::vector<int>& slots = slots_to_release();
+  for (std::size_t i = 0; i < slots.size();) {
+    if (used_by_pending(slots[i])) {
+      ++i;
+      continue;
+    }
+    comm::context_pool().release(slots[i]);
+    slots.erase(slots.begin() + static_cast<std::ptrdiff_t>(i));
+  }
 }
 
 void complete(PendingIdup& p) {
@@ -48,7 +74,7 @@ void complete(PendingIdup& p) {
 }
 
 bool poll_pending(void*) {
-  bool moved = false;
+  bool moved = false, finished = false;
   std::vector<PendingIdup>& list = pending();
   for (std::size_t i = 0; i < list.size();) {
     moved |= list[i].agreement->poll();
@@ -58,12 +84,24 @@ bool poll_pending(void*) {
     }
     complete(list[i]);
     list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+    finished = true;
   }
+  if (finished) release_finished_parents();
   if (list.empty()) runtime::remove_poller(poll_pending, nullptr);
   return moved;
 }
 
 }  // namespace
+
+namespace strata::api {
+
+bool defer_slot_release(int slot) {
+  if (!used_by_pending(slot)) return false;
+  slots_to_release().push_back(slot);
+  return true;
+}
+
+}  // namespace strata::api
 
 STRATA_PMPI(Comm_idup)
 extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
@@ -72,6 +110,7 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
   check.comm(comm, c).not_null(newcomm, "newcomm").not_null(request, "request");
   if (!check.ok()) return check.raise();
   PendingIdup p;
+  p.parent_slot = c->slot();
   p.agreement = comm::start_dup(*c, p.fresh);
   const int rc = inherit("MPI_Comm_idup", comm, *c, *p.fresh, true);
   if (rc != MPI_SUCCESS) {

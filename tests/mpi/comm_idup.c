@@ -6,6 +6,9 @@
  *  - an idup pending while a blocking split runs on the same communicator;
  *  - hundreds of idups pending at once, completed in reverse order: each gets its own context (no message crosses
  *    between any two of them), and freed ids are reused over several rounds.
+ *  - the parent freed while its idup is pending (MPI-4.0 7.4.3: pending operations complete), then a new
+ *    communicator and an idup on it created while the first idup is still pending: the freed parent's context must
+ *    not be reused before its idup is done, or the two idups' messages would meet.
  * MPI_Cancel and MPI_Request_free on an active idup request are errors (MPI-4.0 6.12), and leave it usable. */
 #include "test_util.h"
 
@@ -156,6 +159,47 @@ static void test_idup_across_blocking_dup(void) {
   CHECK_MPI(MPI_Comm_free(&pair));
 }
 
+/* Ranks 0 and 1 start idup(P) and free P at once, then make Q over just the two of them (MPI_Comm_create_group)
+ * and start idup(Q); the other ranks call idup(P) only after a message sent once that has happened. So on ranks 0
+ * and 1 both idups are pending together, and P's slot, free there, is the lowest one Q could take (this runs
+ * first, with only WORLD and SELF below it): were it reused, both idups (first on their parent: the same tag) would
+ * exchange their messages on the same context. Needs 3 ranks or more. */
+static void test_free_parent_during_idup(void) {
+  if (size < 3) return;
+  MPI_Comm p, q = MPI_COMM_NULL, from_p, from_q = MPI_COMM_NULL;
+  MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  int go = 1;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &p));
+  if (rank < 2) {
+    MPI_Group world, pair;
+    const int pair_ranks[2] = {0, 1};
+    CHECK_MPI(MPI_Comm_idup(p, &from_p, &reqs[0]));
+    CHECK_MPI(MPI_Comm_free(&p));
+    CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
+    CHECK_MPI(MPI_Group_incl(world, 2, pair_ranks, &pair));
+    CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, pair, 7, &q));
+    CHECK_MPI(MPI_Comm_idup(q, &from_q, &reqs[1]));
+    if (rank == 0)
+      for (int r = 2; r < size; ++r) CHECK_MPI(MPI_Send(&go, 1, MPI_INT, r, 6, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Group_free(&world));
+    CHECK_MPI(MPI_Group_free(&pair));
+  } else {
+    CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Comm_idup(p, &from_p, &reqs[0]));
+    CHECK_MPI(MPI_Comm_free(&p));
+  }
+  CHECK_MPI(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE));
+  check_congruent(MPI_COMM_WORLD, from_p);
+  exchange(from_p, 5);
+  CHECK_MPI(MPI_Comm_free(&from_p));
+  if (rank < 2) {
+    check_congruent(q, from_q);
+    exchange(from_q, 5);
+    CHECK_MPI(MPI_Comm_free(&from_q));
+    CHECK_MPI(MPI_Comm_free(&q));
+  }
+}
+
 /* An idup pending while a blocking split runs on the same communicator (the same order on every rank). */
 static void test_idup_then_split(void) {
   MPI_Comm dup = MPI_COMM_NULL, half = MPI_COMM_NULL;
@@ -238,6 +282,7 @@ int main(int argc, char **argv) {
   world_ids = test_malloc(sizeof(int) * (size_t)size);
   for (int r = 0; r < size; ++r) world_ids[r] = r;
 
+  test_free_parent_during_idup(); /* first: it relies on the lowest free slot (see there) */
   test_idup_before_message();
   test_idup_across_blocking_dup();
   test_idup_then_split();
