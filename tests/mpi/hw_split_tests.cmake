@@ -6,13 +6,8 @@
 strata_mpi_test_programs(hw_split_tests hw_split hw_split_bad_input)
 add_dependencies(mpi_tests hw_split_tests)
 
-# strata_hw_test(<name> NP <n> LAUNCH <mpiexec options>... RUN <hw_split arguments>...)
-function(strata_hw_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 T "" "NP" "LAUNCH;RUN")
-  add_test(NAME mpi.hw_split.${name} COMMAND $<TARGET_FILE:mpiexec> -n ${T_NP} ${T_LAUNCH} --timeout
-                                             ${STRATA_MPI_TEST_TIMEOUT} $<TARGET_FILE:hw_split> ${T_RUN})
-  set_tests_properties(mpi.hw_split.${name} PROPERTIES LABELS mpi TIMEOUT 180 PROCESSORS ${T_NP})
-endfunction()
+# Each test: strata_scenario_test(hw_split <name> NP <n> LAUNCH <mpiexec options>... ARGS <hw_split arguments>...)
+# (tests/mpi/CMakeLists.txt).
 
 # Partitions of 0..total-1 in the step language: consecutive blocks ("0-3/4-7/..."), and per block of `outer`
 # ranks the ranks at multiples of `stride` ("0,2/4,6/..." for outer 4, stride 2).
@@ -59,44 +54,44 @@ hw_blocks(CORES 32 1)
 set(PAPER51 --topology ${HIER_NODE} --nodes 4 --bind-to core)
 set(STEPS51 "G=${NODES} L=hwloc://Machine" "G=${NUMAS} L=hwloc://Package" "G=${L2S} L=hwloc://L2Cache"
             "G=${CORES} L=hwloc://L1Cache" "G=")
-strata_hw_test(paper51.unguided NP 32 LAUNCH ${PAPER51} RUN unguided ${STEPS51})
+strata_scenario_test(hw_split paper51.unguided NP 32 LAUNCH ${PAPER51} ARGS unguided ${STEPS51})
 # With MPIX_Comm_hsplit_with_roots: {0,8,16,24}, then {0,4} per node, then {0,2},{4,6}, then the pairs, then NULL.
 hw_strided(ROOTS2 32 8 4)
 hw_strided(ROOTS3 32 4 2)
-strata_hw_test(paper51.hsplit NP 32 LAUNCH ${PAPER51} RUN hsplit
+strata_scenario_test(hw_split paper51.hsplit NP 32 LAUNCH ${PAPER51} ARGS hsplit
   "G=${NODES} R=0,8,16,24 L=hwloc://Machine" "G=${NUMAS} R=${ROOTS2} L=hwloc://Package"
   "G=${L2S} R=${ROOTS3} L=hwloc://L2Cache" "G=${CORES} R=${L2S} L=hwloc://L1Cache" "G= R=")
-strata_hw_test(paper51.unguided.reverse_key NP 32 LAUNCH ${PAPER51} RUN unguided --reverse-key ${STEPS51})
+strata_scenario_test(hw_split paper51.unguided.reverse_key NP 32 LAUNCH ${PAPER51} ARGS unguided --reverse-key ${STEPS51})
 
 # Section 5.2: one node; ranks 0,1 on cores 0,1, ranks 2,3 on L2 #1, ranks 4..7 on NUMA node 1.
 set(PAPER52 --topology ${HIER_NODE} --cpu-list "0\;1\;2-3\;2-3\;4-7\;4-7\;4-7\;4-7")
-strata_hw_test(paper52.unguided NP 8 LAUNCH ${PAPER52} RUN unguided
+strata_scenario_test(hw_split paper52.unguided NP 8 LAUNCH ${PAPER52} ARGS unguided
   "G=0-3/4-7 L=hwloc://Package" "G=0-1/2-3 L=hwloc://L2Cache" "G=0/1 L=hwloc://L1Cache" "G=")
-strata_hw_test(paper52.hsplit NP 8 LAUNCH ${PAPER52} RUN hsplit
+strata_scenario_test(hw_split paper52.hsplit NP 8 LAUNCH ${PAPER52} ARGS hsplit
   "G=0-3/4-7 R=0,4 L=hwloc://Package" "G=0-1/2-3 R=0,2 L=hwloc://L2Cache" "G=0/1 R=0,1 L=hwloc://L1Cache" "G= R=")
 # HW_GUIDED for every level and spelling on that layout; MPI_INFO_NULL, a missing key, unknown values: NULL.
-strata_hw_test(paper52.guided NP 8 LAUNCH ${PAPER52} RUN guided
+strata_scenario_test(hw_split paper52.guided NP 8 LAUNCH ${PAPER52} ARGS guided
   "V=hwloc://Machine G=0-7 L=hwloc://Machine" "V=Node G=0-7" "V=machine G=0-7" "V=mpi_shared_memory G=0-7 L=mpi_shared_memory"
   "V=hwloc://Package G=0-3/4-7 L=hwloc://Package" "V=Socket G=0-3/4-7" "V=hwloc://NUMANode G=0-3/4-7 L=hwloc://NUMANode"
   "V=NUMA G=0-3/4-7" "V=hwloc://L3Cache G=0-3/4-7" "V=l3 G=0-3/4-7" "V=hwloc://L2Cache G=0-1/2-3 L=hwloc://L2Cache"
   "V=L2 G=0-1/2-3" "V=hwloc://L1Cache G=0/1" "V=L1 G=0/1" "V=hwloc://Core G=0/1 L=hwloc://Core" "V=Core G=0/1"
   "V=hwloc://PU G=0/1" "V=- G=" "G=" "V=Board G=" "V=hwloc:// G=" "V=MPI_SHARED_MEMORY G=")
-strata_hw_test(paper52.guided.reverse_key NP 8 LAUNCH ${PAPER52} RUN guided --reverse-key
+strata_scenario_test(hw_split paper52.guided.reverse_key NP 8 LAUNCH ${PAPER52} ARGS guided --reverse-key
   "V=Package G=0-3/4-7" "V=L2 G=0-1/2-3")
 # RESOURCE_GUIDED (MPI-4.1): mpi_hw_resource_type as HW_GUIDED; a process set name gives NULL (no sessions).
-strata_hw_test(paper52.resource_guided NP 8 LAUNCH ${PAPER52} RUN resource
+strata_scenario_test(hw_split paper52.resource_guided NP 8 LAUNCH ${PAPER52} ARGS resource
   "V=hwloc://Package G=0-3/4-7 L=hwloc://Package" "V=L2 G=0-1/2-3" "P=mpi://WORLD G=" "V=- G=" "G=")
 
 # MPIX_Comm_get_min_hlevel and MPI_Get_hw_resource_info on that layout and on two nodes.
-strata_hw_test(paper52.minlevel NP 8 LAUNCH ${PAPER52} RUN minlevel "S=0 L=hwloc://PU" "S=0,1 L=hwloc://L2Cache"
+strata_scenario_test(hw_split paper52.minlevel NP 8 LAUNCH ${PAPER52} ARGS minlevel "S=0 L=hwloc://PU" "S=0,1 L=hwloc://L2Cache"
   "S=1,0,1 L=hwloc://L2Cache" "S=2 L=hwloc://L2Cache" "S=2,3 L=hwloc://L2Cache" "S=0,3 L=hwloc://L3Cache"
   "S=4 L=hwloc://L3Cache" "S=0,4 L=hwloc://Machine" "S=0,1,2,3,4,5,6,7 L=hwloc://Machine")
 set(ALL_LEVELS "hwloc://Machine,hwloc://Package,hwloc://NUMANode,hwloc://L3Cache")
-strata_hw_test(paper52.resinfo NP 8 LAUNCH ${PAPER52} RUN resinfo
+strata_scenario_test(hw_split paper52.resinfo NP 8 LAUNCH ${PAPER52} ARGS resinfo
   "G=0-1 T=${ALL_LEVELS},hwloc://L2Cache,hwloc://L1Cache,hwloc://Core,hwloc://PU"
   "G=2-3 T=${ALL_LEVELS},hwloc://L2Cache F=hwloc://L1Cache,hwloc://Core,hwloc://PU"
   "G=4-7 T=${ALL_LEVELS} F=hwloc://L2Cache,hwloc://L1Cache,hwloc://Core,hwloc://PU")
-strata_hw_test(nodes2.minlevel NP 4 LAUNCH --topology ${HIER_NODE} --nodes 2 --map-by node --bind-to core RUN minlevel
+strata_scenario_test(hw_split nodes2.minlevel NP 4 LAUNCH --topology ${HIER_NODE} --nodes 2 --map-by node --bind-to core ARGS minlevel
   "S=0,1 L=Cluster" "S=0,2 L=hwloc://L2Cache" "S=1,3 L=hwloc://L2Cache" "S=0,1,2,3 L=Cluster")
 
 # The persistent-collectives paper's Figure 3: 18 ranks on 3 nodes x 2 NUMA nodes x 3 cores; its level and conduit
@@ -106,41 +101,41 @@ set(FIG3 --topology "synthetic:pack:2 [numa] core:3 pu:1" --nodes 3 --bind-to co
 hw_blocks(FIG3_NODES 18 6)
 hw_blocks(FIG3_NUMAS 18 3)
 hw_blocks(FIG3_CORES 18 1)
-strata_hw_test(figure3.hierarchy NP 18 LAUNCH ${FIG3} RUN hierarchy
+strata_scenario_test(hw_split figure3.hierarchy NP 18 LAUNCH ${FIG3} ARGS hierarchy
   --info "mpix_hierarchy_levels=hwloc://Machine, hwloc://NUMANode"
   "G=${FIG3_NODES} C=0,6,12 L=hwloc://Machine" "G=${FIG3_NUMAS} C=0,3/6,9/12,15 L=hwloc://NUMANode")
-strata_hw_test(figure3.hierarchy.conduit NP 18 LAUNCH ${FIG3} RUN hierarchy
+strata_scenario_test(hw_split figure3.hierarchy.conduit NP 18 LAUNCH ${FIG3} ARGS hierarchy
   --info "mpix_hierarchy_levels=Node,NUMA" --info mpix_conduit_rank=7
   "G=${FIG3_NODES} C=0,7,12" "G=${FIG3_NUMAS} C=0,3/7,9/12,15")
-strata_hw_test(figure3.hierarchy.unguided NP 18 LAUNCH ${FIG3} RUN hierarchy
+strata_scenario_test(hw_split figure3.hierarchy.unguided NP 18 LAUNCH ${FIG3} ARGS hierarchy
   "G=${FIG3_NODES} C=0,6,12 L=hwloc://Machine" "G=${FIG3_NUMAS} C=0,3/6,9/12,15 L=hwloc://Package"
   "G=${FIG3_CORES} C=0,1,2/3,4,5/6,7,8/9,10,11/12,13,14/15,16,17 L=hwloc://Core")
 
 # Two nodes, ranks alternating (rank r on node r%2), each bound to L2 #(r/2): the node, then single ranks at the
 # L2 (Package, NUMANode and L3 hold both ranks of a node), then nothing (an L2 binding is not inside one L1).
-strata_hw_test(nodes2.bind_l2.unguided NP 4 LAUNCH --topology ${HIER_NODE} --nodes 2 --map-by node --bind-to l2
-  RUN unguided "G=0,2/1,3 L=hwloc://Machine" "G=0/1/2/3 L=hwloc://L2Cache" "G=")
+strata_scenario_test(hw_split nodes2.bind_l2.unguided NP 4 LAUNCH --topology ${HIER_NODE} --nodes 2 --map-by node --bind-to l2
+  ARGS unguided "G=0,2/1,3 L=hwloc://Machine" "G=0/1/2/3 L=hwloc://L2Cache" "G=")
 
 # Unbound on a two-package machine: confined to the Node only, so nothing below it, and no strict subset at all.
-strata_hw_test(two_packages.unbound.guided NP 2 LAUNCH --topology "synthetic:pack:2 core:2 pu:1" RUN guided
+strata_scenario_test(hw_split two_packages.unbound.guided NP 2 LAUNCH --topology "synthetic:pack:2 core:2 pu:1" ARGS guided
   "V=hwloc://Machine G=0-1" "V=Package G=" "V=Core G=" "V=L3 G=")
-strata_hw_test(two_packages.unbound.unguided NP 2 LAUNCH --topology "synthetic:pack:2 core:2 pu:1" RUN unguided "G=")
+strata_scenario_test(hw_split two_packages.unbound.unguided NP 2 LAUNCH --topology "synthetic:pack:2 core:2 pu:1" ARGS unguided "G=")
 
 # This machine (one package, NUMA node and L3; two cores, each with its own L2 and L1): bound to cores, the
 # 2-rank communicator down to L3Cache and singletons below; unbound, the 2-rank communicator down to L3Cache and
 # NULL below.
 set(REAL_SHARED "V=hwloc://Machine G=0-1" "V=hwloc://Package G=0-1" "V=hwloc://NUMANode G=0-1" "V=hwloc://L3Cache G=0-1")
-strata_hw_test(real.bind_core.guided NP 2 LAUNCH --bind-to core RUN guided ${REAL_SHARED}
+strata_scenario_test(hw_split real.bind_core.guided NP 2 LAUNCH --bind-to core ARGS guided ${REAL_SHARED}
   "V=hwloc://L2Cache G=0/1" "V=hwloc://L1Cache G=0/1" "V=hwloc://Core G=0/1")
-strata_hw_test(real.unbound.guided NP 2 RUN guided ${REAL_SHARED}
+strata_scenario_test(hw_split real.unbound.guided NP 2 ARGS guided ${REAL_SHARED}
   "V=hwloc://L2Cache G=" "V=hwloc://L1Cache G=" "V=hwloc://Core G=")
-strata_hw_test(real.unbound.resinfo NP 2 RUN resinfo
+strata_scenario_test(hw_split real.unbound.resinfo NP 2 ARGS resinfo
   "T=${ALL_LEVELS} F=hwloc://L2Cache,hwloc://L1Cache,hwloc://Core,hwloc://PU")
 # Real bindings reach the other ranks through the affinity published at MPI_Init.
-strata_hw_test(real.bind_core.minlevel NP 2 LAUNCH --bind-to core RUN minlevel "S=0 L=hwloc://PU" "S=1 L=hwloc://PU"
+strata_scenario_test(hw_split real.bind_core.minlevel NP 2 LAUNCH --bind-to core ARGS minlevel "S=0 L=hwloc://PU" "S=1 L=hwloc://PU"
   "S=0,1 L=hwloc://L3Cache")
-strata_hw_test(real.bind_core.unguided NP 2 LAUNCH --bind-to core RUN unguided "G=0/1 L=hwloc://L2Cache" "G=")
-strata_hw_test(singleton.unguided NP 1 RUN unguided "G=")
+strata_scenario_test(hw_split real.bind_core.unguided NP 2 LAUNCH --bind-to core ARGS unguided "G=0/1 L=hwloc://L2Cache" "G=")
+strata_scenario_test(hw_split singleton.unguided NP 1 ARGS unguided "G=")
 
 # Errors, mismatches, MPI_UNDEFINED among hardware types, the MPIX queries, and 10 000 splits in constant memory.
 foreach(np 1 2 4)
