@@ -167,7 +167,6 @@ SplitPlan plan_split(const std::vector<SplitRecord>& records, int me, int condui
     ++index;
   }
   std::sort(plan.roots.begin(), plan.roots.end());
-  plan.root = std::find(plan.roots.begin(), plan.roots.end(), me) != plan.roots.end();
   return plan;
 }
 

@@ -68,7 +68,6 @@ struct SplitPlan {
   std::vector<int> members;
   int num_parts = 0, part = -1;   // how many parts, and mine in hardware order
   std::vector<int> roots;
-  bool root = false;              // I am in `roots`
 };
 
 SplitPlan plan_split(const std::vector<SplitRecord>& records, int me, int conduit_world_rank,
