@@ -1,5 +1,6 @@
 #include "api/handles.hpp"
 
+#include "datatype/op.hpp"
 #include "datatype/predefined.hpp"
 
 namespace strata::api {
@@ -34,6 +35,17 @@ HandleTable<runtime::Info>& infos() {
   static HandleTable<runtime::Info> table(STRATA_KIND_INFO);
   return table;
 }
+
+HandleTable<const datatype::Op>& ops() {
+  static HandleTable<const datatype::Op> table = [] {
+    HandleTable<const datatype::Op> t(STRATA_KIND_OP);
+    for (int kind = 1; kind < datatype::kPredefinedOpEnd; ++kind) t.put(kind, datatype::predefined_op(kind));
+    return t;
+  }();
+  return table;
+}
+
+const datatype::Op* op_of(MPI_Op handle) { return ops().get(handle); }
 
 const datatype::Datatype* datatype_of(MPI_Datatype handle) {
   if (kind_of(handle) != STRATA_KIND_DATATYPE) return nullptr;

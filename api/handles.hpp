@@ -18,6 +18,9 @@ struct Group;
 namespace strata::runtime {
 class Info;
 }
+namespace strata::datatype {
+struct Op;
+}
 
 namespace strata::api {
 
@@ -82,5 +85,10 @@ comm::Group* group_of(MPI_Group handle);
 MPI_Group add_group(comm::Group group);  // an empty group gives MPI_GROUP_EMPTY
 runtime::Info* info_of(MPI_Info handle);
 MPI_Info add_info(runtime::Info info);
+
+// Reduction operators: indices 1..14 are the predefined ones (datatype::OpKind), user ones come from MPI_Op_create.
+// op_of gives nullptr for MPI_OP_NULL, freed and invalid handles.
+HandleTable<const datatype::Op>& ops();
+const datatype::Op* op_of(MPI_Op handle);
 
 }  // namespace strata::api

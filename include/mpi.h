@@ -137,6 +137,9 @@ typedef long long MPI_Count;
 #define MPI_REPLACE STRATA_HANDLE(STRATA_KIND_OP, 13)
 #define MPI_NO_OP STRATA_HANDLE(STRATA_KIND_OP, 14)
 
+/* A user reduction (MPI_Op_create): inoutvec[i] = invec[i] op inoutvec[i] for *len elements of *datatype. */
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+
 /* ---- Constants --------------------------------------------------------------------------------------------- */
 #define MPI_PROC_NULL (-1)
 #define MPI_ANY_SOURCE (-2)
@@ -411,6 +414,12 @@ STRATA_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
 
 /* Datatypes (predefined ones now; derived types come with the datatype engine) */
 STRATA_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
+
+/* Reduction operators */
+STRATA_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+STRATA_DECLARE(int, Op_free, (MPI_Op *op))
+STRATA_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
+STRATA_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
 
 /* ---- Strata extensions (MPIX_), each with a PMPIX_ twin ------------------------------------------------------ */
 #define STRATA_DECLARE_X(ret, name, args) ret MPIX_##name args; ret PMPIX_##name args;

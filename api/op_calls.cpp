@@ -1,0 +1,126 @@
+// Reduction operators (MPI-4.0 6.9.5 - 6.9.7): MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local.
+// The operators and their loops are datatype/op.*; this file maps handles onto them and checks arguments. Errors
+// go to MPI_COMM_SELF's handler (these calls have no communicator).
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "api/check.hpp"
+#include "datatype/op.hpp"
+
+using namespace strata;
+using namespace strata::api;
+
+static_assert(index_of(MPI_MAX) == datatype::kOpMax && index_of(MPI_MIN) == datatype::kOpMin &&
+              index_of(MPI_SUM) == datatype::kOpSum && index_of(MPI_PROD) == datatype::kOpProd &&
+              index_of(MPI_LAND) == datatype::kOpLand && index_of(MPI_BAND) == datatype::kOpBand &&
+              index_of(MPI_LOR) == datatype::kOpLor && index_of(MPI_BOR) == datatype::kOpBor &&
+              index_of(MPI_LXOR) == datatype::kOpLxor && index_of(MPI_BXOR) == datatype::kOpBxor &&
+              index_of(MPI_MAXLOC) == datatype::kOpMaxloc && index_of(MPI_MINLOC) == datatype::kOpMinloc &&
+              index_of(MPI_REPLACE) == datatype::kOpReplace && index_of(MPI_NO_OP) == datatype::kOpNoOp &&
+              index_of(MPI_OP_NULL) == datatype::kOpNull);
+static_assert(MPI_ERR_OP == datatype::kErrOp && MPI_ERR_UNSUPPORTED_OPERATION == datatype::kErrUnsupportedOperation);
+static_assert(std::is_same_v<MPI_User_function, datatype::UserFunction>);
+
+namespace {
+
+std::string describe_op(MPI_Op handle) {
+  if (handle == MPI_OP_NULL) return "MPI_OP_NULL";
+  if (kind_of(handle) != STRATA_KIND_OP || handle < 0)
+    return "handle " + std::to_string(handle) + ", which is not an operator handle";
+  return "operator handle " + std::to_string(handle) + ", freed or never created";
+}
+
+// Argument checks in the style of Check's own (the first failure wins).
+Check& valid_op(Check& check, MPI_Op handle, const datatype::Op*& out) {
+  if (!check.ok()) return check;
+  out = op_of(handle);
+  if (out == nullptr) check.fail(MPI_ERR_OP, "op is " + describe_op(handle));
+  return check;
+}
+
+// A buffer of `count` elements: not NULL (unless empty), not MPI_IN_PLACE (which MPI_Reduce_local does not take).
+// derived types: MPI_BOTTOM (NULL) is a valid buffer for a type of absolute addresses.
+Check& reduce_buffer(Check& check, const void* buf, const char* what, int count, const datatype::Datatype& t) {
+  if (!check.ok()) return check;
+  if (buf == MPI_IN_PLACE) return check.fail(MPI_ERR_BUFFER, std::string(what) + " is MPI_IN_PLACE");
+  if (buf == nullptr && count > 0 && t.size > 0)
+    check.fail(MPI_ERR_BUFFER, std::string(what) + " is NULL with count " + std::to_string(count));
+  return check;
+}
+
+// The two buffers must not overlap (MPI-4.0 2.3: an INOUT argument is never aliased).
+// derived types: compare the spans [buf + true_lb, buf + (count - 1) * extent + true_ub) instead.
+Check& disjoint(Check& check, const void* in, const void* inout, int count, const datatype::Datatype& t) {
+  if (!check.ok() || count == 0 || t.size == 0) return check;
+  const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(inout);
+  const std::uintptr_t bytes = static_cast<std::uintptr_t>(count) * static_cast<std::uintptr_t>(t.extent);
+  if (a < b + bytes && b < a + bytes) check.fail(MPI_ERR_BUFFER, "inbuf and inoutbuf overlap (aliased buffers)");
+  return check;
+}
+
+Check& op_on_type(Check& check, const datatype::Op& op, const datatype::Datatype& t) {
+  if (!check.ok()) return check;
+  const Status s = datatype::check(op, t);
+  if (!s.ok()) check.fail(s.error_class, s.message);
+  return check;
+}
+
+}  // namespace
+
+STRATA_PMPI(Op_create)
+extern "C" int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  Check check("MPI_Op_create");
+  check.not_null(reinterpret_cast<void*>(user_fn), "user_fn").not_null(op, "op");
+  if (!check.ok()) return check.raise();
+  *op = ops().add(new datatype::Op{datatype::kOpUser, commute != 0, false, user_fn});
+  return MPI_SUCCESS;
+}
+
+// pending operations: once nonblocking collectives hold an operator, MPI_Op_free must only mark it (MPI-4.0 6.9.5
+// lets a pending operation finish with it); make Op reference-counted then.
+STRATA_PMPI(Op_free)
+extern "C" int PMPI_Op_free(MPI_Op* op) {
+  const datatype::Op* o = nullptr;
+  Check check("MPI_Op_free");
+  check.not_null(op, "op");
+  if (check.ok()) valid_op(check, *op, o);
+  if (check.ok() && o->predefined)
+    check.fail(MPI_ERR_OP, std::string("cannot free the predefined operator ") + datatype::op_name(*o));
+  if (!check.ok()) return check.raise();
+  ops().remove(*op);
+  delete o;
+  *op = MPI_OP_NULL;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Op_commutative)
+extern "C" int PMPI_Op_commutative(MPI_Op op, int* commute) {
+  const datatype::Op* o = nullptr;
+  Check check("MPI_Op_commutative");
+  valid_op(check, op, o).not_null(commute, "commute");
+  if (!check.ok()) return check.raise();
+  *commute = o->commutative ? 1 : 0;
+  return MPI_SUCCESS;
+}
+
+// inoutbuf = inbuf op inoutbuf (MPI-4.0 6.9.7). MPI_REPLACE (inoutbuf = inbuf) and MPI_NO_OP (no change) are the
+// accumulate operators of 12.3.4, which the standard does not list for reductions: Strata takes them here on any
+// predefined type, where MPICH 4.0 rejects them with MPI_ERR_OP.
+STRATA_PMPI(Reduce_local)
+extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+  const datatype::Datatype* t = nullptr;
+  const datatype::Op* o = nullptr;
+  Check check("MPI_Reduce_local");
+  check.count(count).type(datatype, t);
+  valid_op(check, op, o);
+  if (check.ok()) {
+    reduce_buffer(check, inbuf, "inbuf", count, *t);
+    reduce_buffer(check, inoutbuf, "inoutbuf", count, *t);
+    disjoint(check, inbuf, inoutbuf, count, *t);
+    op_on_type(check, *o, *t);
+  }
+  if (!check.ok()) return check.raise();
+  datatype::reduce(*o, inbuf, inoutbuf, static_cast<std::size_t>(count), *t, datatype);
+  return MPI_SUCCESS;
+}

@@ -1,0 +1,315 @@
+#include "datatype/op.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <climits>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "datatype/op_kernels.hpp"
+#include "datatype/predefined.hpp"
+
+namespace strata::datatype {
+namespace {
+
+// ---- The standard's groups of basic types (MPI-4.0 6.9.2) and the pairs of MAXLOC/MINLOC (6.9.4) ---------------
+
+enum class Group {
+  kInvalid,        // index 0, MPI_DATATYPE_NULL
+  kNone,           // in no group: MPI_CHAR, MPI_WCHAR, MPI_PACKED take only MPI_REPLACE and MPI_NO_OP
+  kCInteger,       // signed/unsigned char, short, int, long, long long, the fixed-width integers (not MPI_CHAR)
+  kFloating,       // float, double, long double
+  kLogical,        // MPI_C_BOOL, MPI_CXX_BOOL
+  kComplex,        // the C and C++ complex types
+  kByte,           // MPI_BYTE
+  kMultiLanguage,  // MPI_AINT, MPI_OFFSET, MPI_COUNT
+  kPair,           // MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT
+};
+
+constexpr const char* group_name(Group g) {
+  switch (g) {
+    case Group::kInvalid: return "invalid";
+    case Group::kNone: return "no reduction";
+    case Group::kCInteger: return "C integer";
+    case Group::kFloating: return "floating point";
+    case Group::kLogical: return "logical";
+    case Group::kComplex: return "complex";
+    case Group::kByte: return "byte";
+    case Group::kMultiLanguage: return "multi-language (MPI_AINT, MPI_OFFSET, MPI_COUNT)";
+    case Group::kPair: return "MAXLOC/MINLOC pair";
+  }
+  return "?";
+}
+
+// The table of MPI-4.0 6.9.2: which groups each predefined operator is defined on. MPI_REPLACE and MPI_NO_OP (for
+// accumulate, 12.3.4) take any predefined type.
+constexpr bool allowed(int op, Group g) {
+  if (g == Group::kInvalid) return false;
+  switch (op) {
+    case kOpMax: case kOpMin:
+      return g == Group::kCInteger || g == Group::kFloating || g == Group::kMultiLanguage;
+    case kOpSum: case kOpProd:
+      return g == Group::kCInteger || g == Group::kFloating || g == Group::kComplex || g == Group::kMultiLanguage;
+    case kOpLand: case kOpLor: case kOpLxor:
+      return g == Group::kCInteger || g == Group::kLogical;
+    case kOpBand: case kOpBor: case kOpBxor:
+      return g == Group::kCInteger || g == Group::kByte || g == Group::kMultiLanguage;
+    case kOpMaxloc: case kOpMinloc:
+      return g == Group::kPair;
+    case kOpReplace: case kOpNoOp:
+      return true;
+  }
+  return false;
+}
+
+// The C type the kernels use for each predefined type, and its group. The booleans are reduced as unsigned char
+// (the same byte), so that any nonzero byte is true instead of an invalid bool.
+template <class T, Group G>
+struct Element {
+  using type = T;
+  static constexpr Group group = G;
+};
+template <int Type> struct ElementOf;
+template <> struct ElementOf<0> : Element<unsigned char, Group::kInvalid> {};
+template <> struct ElementOf<kChar> : Element<char, Group::kNone> {};
+template <> struct ElementOf<kSignedChar> : Element<signed char, Group::kCInteger> {};
+template <> struct ElementOf<kUnsignedChar> : Element<unsigned char, Group::kCInteger> {};
+template <> struct ElementOf<kByte> : Element<unsigned char, Group::kByte> {};
+template <> struct ElementOf<kWchar> : Element<wchar_t, Group::kNone> {};
+template <> struct ElementOf<kShort> : Element<short, Group::kCInteger> {};
+template <> struct ElementOf<kUnsignedShort> : Element<unsigned short, Group::kCInteger> {};
+template <> struct ElementOf<kInt> : Element<int, Group::kCInteger> {};
+template <> struct ElementOf<kUnsigned> : Element<unsigned, Group::kCInteger> {};
+template <> struct ElementOf<kLong> : Element<long, Group::kCInteger> {};
+template <> struct ElementOf<kUnsignedLong> : Element<unsigned long, Group::kCInteger> {};
+template <> struct ElementOf<kLongLong> : Element<long long, Group::kCInteger> {};
+template <> struct ElementOf<kUnsignedLongLong> : Element<unsigned long long, Group::kCInteger> {};
+template <> struct ElementOf<kFloat> : Element<float, Group::kFloating> {};
+template <> struct ElementOf<kDouble> : Element<double, Group::kFloating> {};
+template <> struct ElementOf<kLongDouble> : Element<long double, Group::kFloating> {};
+template <> struct ElementOf<kCBool> : Element<unsigned char, Group::kLogical> {};
+template <> struct ElementOf<kInt8> : Element<int8_t, Group::kCInteger> {};
+template <> struct ElementOf<kInt16> : Element<int16_t, Group::kCInteger> {};
+template <> struct ElementOf<kInt32> : Element<int32_t, Group::kCInteger> {};
+template <> struct ElementOf<kInt64> : Element<int64_t, Group::kCInteger> {};
+template <> struct ElementOf<kUint8> : Element<uint8_t, Group::kCInteger> {};
+template <> struct ElementOf<kUint16> : Element<uint16_t, Group::kCInteger> {};
+template <> struct ElementOf<kUint32> : Element<uint32_t, Group::kCInteger> {};
+template <> struct ElementOf<kUint64> : Element<uint64_t, Group::kCInteger> {};
+template <> struct ElementOf<kCFloatComplex> : Element<std::complex<float>, Group::kComplex> {};
+template <> struct ElementOf<kCDoubleComplex> : Element<std::complex<double>, Group::kComplex> {};
+template <> struct ElementOf<kCLongDoubleComplex> : Element<std::complex<long double>, Group::kComplex> {};
+template <> struct ElementOf<kAint> : Element<intptr_t, Group::kMultiLanguage> {};
+template <> struct ElementOf<kOffset> : Element<long long, Group::kMultiLanguage> {};
+template <> struct ElementOf<kCount> : Element<long long, Group::kMultiLanguage> {};
+template <> struct ElementOf<kPacked> : Element<unsigned char, Group::kNone> {};
+template <> struct ElementOf<kFloatInt> : Element<kernels::Pair<float>, Group::kPair> {};
+template <> struct ElementOf<kDoubleInt> : Element<kernels::Pair<double>, Group::kPair> {};
+template <> struct ElementOf<kLongInt> : Element<kernels::Pair<long>, Group::kPair> {};
+template <> struct ElementOf<k2Int> : Element<kernels::Pair<int>, Group::kPair> {};
+template <> struct ElementOf<kShortInt> : Element<kernels::Pair<short>, Group::kPair> {};
+template <> struct ElementOf<kLongDoubleInt> : Element<kernels::Pair<long double>, Group::kPair> {};
+template <> struct ElementOf<kCxxBool> : Element<unsigned char, Group::kLogical> {};
+template <> struct ElementOf<kCxxFloatComplex> : Element<std::complex<float>, Group::kComplex> {};
+template <> struct ElementOf<kCxxDoubleComplex> : Element<std::complex<double>, Group::kComplex> {};
+template <> struct ElementOf<kCxxLongDoubleComplex> : Element<std::complex<long double>, Group::kComplex> {};
+static_assert(sizeof(bool) == 1, "MPI_C_BOOL and MPI_CXX_BOOL are reduced as single bytes");
+
+template <int Op> struct OperatorOf;
+template <> struct OperatorOf<kOpMax> { using type = kernels::Max; };
+template <> struct OperatorOf<kOpMin> { using type = kernels::Min; };
+template <> struct OperatorOf<kOpSum> { using type = kernels::Sum; };
+template <> struct OperatorOf<kOpProd> { using type = kernels::Prod; };
+template <> struct OperatorOf<kOpLand> { using type = kernels::Land; };
+template <> struct OperatorOf<kOpBand> { using type = kernels::Band; };
+template <> struct OperatorOf<kOpLor> { using type = kernels::Lor; };
+template <> struct OperatorOf<kOpBor> { using type = kernels::Bor; };
+template <> struct OperatorOf<kOpLxor> { using type = kernels::Lxor; };
+template <> struct OperatorOf<kOpBxor> { using type = kernels::Bxor; };
+template <> struct OperatorOf<kOpMaxloc> { using type = kernels::Maxloc; };
+template <> struct OperatorOf<kOpMinloc> { using type = kernels::Minloc; };
+template <> struct OperatorOf<kOpReplace> { using type = kernels::Replace; };
+template <> struct OperatorOf<kOpNoOp> { using type = kernels::NoOp; };
+
+// ---- The [operator][type] table of loops, nullptr where the standard defines no such reduction ------------------
+
+using Kernel = void (*)(const void* in, void* inout, std::size_t n);
+
+template <int Op, int Type>
+constexpr Kernel kernel_for() {
+  using E = ElementOf<Type>;
+  if constexpr (allowed(Op, E::group))
+    return &kernels::loop<typename OperatorOf<Op>::type, typename E::type>;
+  else
+    return nullptr;
+}
+
+template <int Op, int... Types>
+constexpr std::array<Kernel, kPredefinedEnd> kernel_row(std::integer_sequence<int, Types...>) {
+  return {kernel_for<Op, Types>()...};
+}
+
+template <int... Ops>
+constexpr auto kernel_table(std::integer_sequence<int, Ops...>) {
+  return std::array<std::array<Kernel, kPredefinedEnd>, kPredefinedOpEnd>{
+      kernel_row<Ops>(std::make_integer_sequence<int, kPredefinedEnd>())...};
+}
+
+constexpr auto kKernels = kernel_table(std::make_integer_sequence<int, kPredefinedOpEnd>());
+
+// Per type: its group, and the size and alignment of its C type.
+struct ElementInfo {
+  Group group;
+  std::size_t size;
+  std::size_t alignment;
+};
+
+template <int... Types>
+constexpr std::array<ElementInfo, kPredefinedEnd> element_table(std::integer_sequence<int, Types...>) {
+  return {ElementInfo{ElementOf<Types>::group, sizeof(typename ElementOf<Types>::type),
+                      alignof(typename ElementOf<Types>::type)}...};
+}
+
+constexpr auto kElements = element_table(std::make_integer_sequence<int, kPredefinedEnd>());
+
+// ---- The predefined operators ------------------------------------------------------------------------------------
+
+// All predefined reductions are commutative (MPI-4.0 6.9.2); MPI_REPLACE and MPI_NO_OP are not (f(a, b) = b and
+// f(a, b) = a), and MPICH says so too.
+constexpr Op kPredefinedOps[kPredefinedOpEnd] = {
+    {kOpNull, false, true, nullptr},   {kOpMax, true, true, nullptr},     {kOpMin, true, true, nullptr},
+    {kOpSum, true, true, nullptr},     {kOpProd, true, true, nullptr},    {kOpLand, true, true, nullptr},
+    {kOpBand, true, true, nullptr},    {kOpLor, true, true, nullptr},     {kOpBor, true, true, nullptr},
+    {kOpLxor, true, true, nullptr},    {kOpBxor, true, true, nullptr},    {kOpMaxloc, true, true, nullptr},
+    {kOpMinloc, true, true, nullptr},  {kOpReplace, false, true, nullptr}, {kOpNoOp, false, true, nullptr},
+};
+
+constexpr const char* kOpNames[kPredefinedOpEnd] = {
+    "MPI_OP_NULL", "MPI_MAX",  "MPI_MIN",    "MPI_SUM",    "MPI_PROD",    "MPI_LAND",  "MPI_BAND", "MPI_LOR",
+    "MPI_BOR",     "MPI_LXOR", "MPI_BXOR",   "MPI_MAXLOC", "MPI_MINLOC",  "MPI_REPLACE", "MPI_NO_OP",
+};
+
+// The predefined type every element of t consists of (a PredefinedType), or 0 when there is none.
+//
+// This runs on every check() and reduce(), so it is O(1): the predefined types are the entries of one table
+// (predefined.cpp), so t's index is its distance from the first entry, confirmed against the entry's address (and
+// found by a scan should that table ever stop being one array). Computed on integer addresses: subtracting pointers
+// into different arrays would be undefined.
+// derived types: when the type map says every basic element of t is the same predefined type B, laid out
+// contiguously (e.g. MPI_Type_contiguous of doubles), return B here and let reduce() run kKernels[op][B] on
+// count * (t.size / kElements[B].size) elements from the buffer's true lower bound; other derived types need a walk
+// over the type map's blocks (or pack, reduce, unpack). A field of Datatype naming B would replace this lookup.
+int element_type(const Datatype& t) {
+  static const std::array<const Datatype*, kPredefinedEnd> entries = [] {
+    std::array<const Datatype*, kPredefinedEnd> a{};
+    for (int i = 1; i < kPredefinedEnd; ++i) a[i] = predefined(i);
+    return a;
+  }();
+  if (!t.predefined) return 0;
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(&t) - reinterpret_cast<std::uintptr_t>(entries[1]);
+  const std::uintptr_t i = offset / sizeof(Datatype) + 1;
+  if (i < kPredefinedEnd && entries[i] == &t) return static_cast<int>(i);
+  for (int j = 1; j < kPredefinedEnd; ++j)
+    if (entries[j] == &t) return j;
+  return 0;
+}
+
+// "C integer, floating point and complex types": the groups an operator is defined on, for messages.
+std::string allowed_groups(int op) {
+  std::string out;
+  const Group groups[] = {Group::kCInteger, Group::kFloating, Group::kLogical, Group::kComplex,
+                          Group::kByte,     Group::kMultiLanguage, Group::kPair};
+  int n = 0, total = 0;
+  for (Group g : groups) total += allowed(op, g);
+  for (Group g : groups) {
+    if (!allowed(op, g)) continue;
+    if (n > 0) out += n + 1 == total ? " and " : ", ";
+    out += group_name(g);
+    ++n;
+  }
+  return out + " types";
+}
+
+// Buffers not aligned for their C type (legal in C for a char buffer passed as MPI_DOUBLE): the loops would read
+// misaligned objects, so such calls reduce through aligned copies, one chunk at a time.
+void reduce_misaligned(Kernel kernel, const void* in, void* inout, std::size_t count, std::size_t size) {
+  constexpr std::size_t kChunkBytes = 4096;
+  alignas(alignof(std::max_align_t)) unsigned char a[kChunkBytes], b[kChunkBytes];
+  const std::size_t per_chunk = kChunkBytes / size;
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(inout);
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t n = std::min(per_chunk, count - done);
+    std::memcpy(a, src + done * size, n * size);
+    std::memcpy(b, dst + done * size, n * size);
+    kernel(a, b, n);
+    std::memcpy(dst + done * size, b, n * size);
+    done += n;
+  }
+}
+
+bool aligned(const void* p, std::size_t alignment) {
+  return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
+}
+
+// A user function takes an int count (MPI_User_function's len): larger counts go in several calls.
+void reduce_user(const Op& op, const void* in, void* inout, std::size_t count, const Datatype& t, int type_handle) {
+  auto* a = static_cast<char*>(const_cast<void*>(in));  // invec is not const in MPI_User_function
+  auto* b = static_cast<char*>(inout);
+  while (count > 0) {
+    const int n = static_cast<int>(std::min<std::size_t>(count, INT_MAX));
+    int len = n, handle = type_handle;
+    op.user(a, b, &len, &handle);
+    a += static_cast<std::ptrdiff_t>(n) * t.extent;
+    b += static_cast<std::ptrdiff_t>(n) * t.extent;
+    count -= static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+const Op* predefined_op(int kind) {
+  if (kind <= kOpNull || kind >= kPredefinedOpEnd) return nullptr;
+  return &kPredefinedOps[kind];
+}
+
+const char* op_name(const Op& op) {
+  return op.kind >= kOpNull && op.kind < kPredefinedOpEnd ? kOpNames[op.kind] : "a user-defined operator";
+}
+
+Status check(const Op& op, const Datatype& t) {
+  if (op.kind == kOpUser) return Status::success();
+  if (op.kind <= kOpNull || op.kind >= kPredefinedOpEnd) return error(kErrOp, "not a valid operator");
+  const char* type_name = t.name ? t.name : "a derived datatype";
+  const int type = element_type(t);
+  if (type == 0)
+    return error(kErrUnsupportedOperation, std::string(op_name(op)) + " on " + type_name +
+                                               ": predefined operators take only predefined datatypes so far");
+  if (kKernels[op.kind][type] != nullptr) return Status::success();
+  const Group g = kElements[type].group;
+  std::string what = g == Group::kNone ? std::string(" (in none of the standard's groups of reduction types")
+                                       : std::string(" (a ") + group_name(g) + " type";
+  return error(kErrOp, std::string(op_name(op)) + " is not defined on " + type_name + what + "; " + op_name(op) +
+                           " takes " + allowed_groups(op.kind) + ")");
+}
+
+void reduce(const Op& op, const void* in, void* inout, std::size_t count, const Datatype& t, int type_handle) {
+  if (count == 0) return;
+  if (op.kind == kOpUser) return reduce_user(op, in, inout, count, t, type_handle);
+  const int type = element_type(t);
+  const Kernel kernel = type > 0 ? kKernels[op.kind][type] : nullptr;
+  assert(kernel != nullptr && "datatype::reduce without a successful datatype::check");
+  if (kernel == nullptr) return;
+  const ElementInfo& e = kElements[type];
+  if (aligned(in, e.alignment) && aligned(inout, e.alignment))
+    kernel(in, inout, count);
+  else
+    reduce_misaligned(kernel, in, inout, count, e.size);
+}
+
+}  // namespace strata::datatype
