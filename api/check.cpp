@@ -1,5 +1,7 @@
 #include "api/check.hpp"
 
+#include <climits>
+
 #include "runtime/state.hpp"
 
 namespace strata::api {
@@ -50,9 +52,33 @@ Check& Check::type(MPI_Datatype handle, const datatype::Datatype*& out) {
   return *this;
 }
 
+Check& Check::type(MPI_Datatype handle, datatype::TypeRef& out) {
+  const datatype::Datatype* t = nullptr;
+  type(handle, t);
+  if (ok()) out = datatype_ref(handle);
+  return *this;
+}
+
+std::string describe_type(MPI_Datatype handle) {
+  const datatype::Datatype* t = datatype_of(handle);
+  if (t == nullptr) return handle == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "datatype " + std::to_string(handle);
+  return t->name.empty() ? "datatype " + std::to_string(handle) : t->name;
+}
+
+Check& Check::committed(MPI_Datatype handle) {
+  const datatype::Datatype* t = datatype_of(handle);
+  if (ok() && t != nullptr && !t->committed)
+    fail(MPI_ERR_TYPE, describe_type(handle) + " is not committed (MPI_Type_commit)");
+  return *this;
+}
+
 Check& Check::buffer(const void* buf, int count, const datatype::Datatype* type) {
-  if (ok() && buf == nullptr && count > 0 && type->size > 0)
+  if (!ok() || count <= 0 || type->size == 0) return *this;
+  if (buf == nullptr && type->true_lb == 0)
     fail(MPI_ERR_BUFFER, "NULL buffer with count " + std::to_string(count));
+  else if (type->size > static_cast<std::size_t>(LLONG_MAX) / static_cast<std::size_t>(count))
+    fail(MPI_ERR_COUNT, "count " + std::to_string(count) + " of a " + std::to_string(type->size) +
+                            "-byte datatype exceeds MPI_Count");
   return *this;
 }
 

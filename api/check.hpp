@@ -23,6 +23,10 @@ class Check {
   Check& comm(MPI_Comm handle, comm::Communicator*& out);
   Check& count(int count);
   Check& type(MPI_Datatype handle, const datatype::Datatype*& out);
+  Check& type(MPI_Datatype handle, datatype::TypeRef& out);
+  Check& committed(MPI_Datatype handle);  // after type(): communication needs a committed type
+  // A buffer for `count` elements: not NULL unless the type's data lies at absolute addresses (MPI_BOTTOM), and
+  // count * size within MPI_Count.
   Check& buffer(const void* buf, int count, const datatype::Datatype* type);
   Check& dest(int rank, const comm::Communicator& c);    // a rank of c or MPI_PROC_NULL
   Check& source(int rank, const comm::Communicator& c);  // also MPI_ANY_SOURCE
@@ -39,5 +43,6 @@ class Check {
 };
 
 std::string describe_comm(MPI_Comm handle);
+std::string describe_type(MPI_Datatype handle);  // its name, or "datatype <handle>"
 
 }  // namespace strata::api

@@ -1,15 +1,205 @@
-// Datatype queries (constructors come with the datatype issue).
+// Derived datatype constructors (MPI-4.0 5.1.2 - 5.1.7), MPI_Type_dup, MPI_Type_commit and MPI_Type_free. The
+// types are built in datatype/construct.*; this file checks handles and arrays and hands out handles. Errors go to
+// MPI_COMM_SELF's handler: these calls have no communicator.
+#include <string>
+#include <vector>
+
 #include "api/check.hpp"
+#include "datatype/construct.hpp"
 
 using namespace strata;
 using namespace strata::api;
 
-STRATA_PMPI(Type_size)
-extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
-  const datatype::Datatype* t = nullptr;
-  Check check("MPI_Type_size");
-  check.type(datatype, t).not_null(size, "size");
+static_assert(MPI_COMBINER_RESIZED == static_cast<int>(datatype::Combiner::kResized) &&
+              MPI_COMBINER_STRUCT == static_cast<int>(datatype::Combiner::kStruct) &&
+              MPI_COMBINER_NAMED == static_cast<int>(datatype::Combiner::kNamed));
+static_assert(MPI_ORDER_C == datatype::kOrderC && MPI_ORDER_FORTRAN == datatype::kOrderFortran);
+
+namespace {
+
+// An array argument of `count` entries: NULL only when empty.
+Check& array(Check& check, const void* a, int count, const char* what) {
+  if (check.ok() && a == nullptr && count > 0) check.fail(MPI_ERR_ARG, std::string(what) + " is NULL");
+  return check;
+}
+
+Check& array_count(Check& check, int count) {
+  if (check.ok() && count < 0) check.fail(MPI_ERR_COUNT, "negative count " + std::to_string(count));
+  return check;
+}
+
+template <class T>
+std::span<const T> span_of(const T* a, int count) {
+  return count > 0 ? std::span<const T>(a, static_cast<std::size_t>(count)) : std::span<const T>();
+}
+
+// Runs a datatype/ constructor once the arguments passed `check`, and hands out the new type's handle.
+template <class Build>
+int construct(Check& check, MPI_Datatype* newtype, Build&& build) {
+  check.not_null(newtype, "newtype");
   if (!check.ok()) return check.raise();
-  *size = static_cast<int>(t->size);
+  datatype::TypeRef type;
+  const Status s = build(type);
+  if (!s.ok()) return check.fail(s.error_class, s.message).raise();
+  *newtype = add_datatype(std::move(type));
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Type_contiguous)
+extern "C" int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Check check("MPI_Type_contiguous");
+  datatype::TypeRef old;
+  check.type(oldtype, old);
+  return construct(check, newtype, [&](datatype::TypeRef& out) { return datatype::contiguous(count, old, out); });
+}
+
+STRATA_PMPI(Type_vector)
+extern "C" int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Check check("MPI_Type_vector");
+  datatype::TypeRef old;
+  check.type(oldtype, old);
+  return construct(check, newtype,
+                   [&](datatype::TypeRef& out) { return datatype::vector(count, blocklength, stride, old, out); });
+}
+
+STRATA_PMPI(Type_create_hvector)
+extern "C" int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                        MPI_Datatype* newtype) {
+  Check check("MPI_Type_create_hvector");
+  datatype::TypeRef old;
+  check.type(oldtype, old);
+  return construct(check, newtype,
+                   [&](datatype::TypeRef& out) { return datatype::hvector(count, blocklength, stride, old, out); });
+}
+
+STRATA_PMPI(Type_indexed)
+extern "C" int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                                 MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Check check("MPI_Type_indexed");
+  datatype::TypeRef old;
+  array_count(check, count);
+  array(check, array_of_blocklengths, count, "array_of_blocklengths");
+  array(check, array_of_displacements, count, "array_of_displacements").type(oldtype, old);
+  return construct(check, newtype, [&](datatype::TypeRef& out) {
+    return datatype::indexed(span_of(array_of_blocklengths, count), span_of(array_of_displacements, count), old,
+                             out);
+  });
+}
+
+STRATA_PMPI(Type_create_hindexed)
+extern "C" int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                                         const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                         MPI_Datatype* newtype) {
+  Check check("MPI_Type_create_hindexed");
+  datatype::TypeRef old;
+  array_count(check, count);
+  array(check, array_of_blocklengths, count, "array_of_blocklengths");
+  array(check, array_of_displacements, count, "array_of_displacements").type(oldtype, old);
+  return construct(check, newtype, [&](datatype::TypeRef& out) {
+    return datatype::hindexed(span_of(array_of_blocklengths, count), span_of(array_of_displacements, count), old,
+                              out);
+  });
+}
+
+STRATA_PMPI(Type_create_indexed_block)
+extern "C" int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                              MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Check check("MPI_Type_create_indexed_block");
+  datatype::TypeRef old;
+  array_count(check, count);
+  array(check, array_of_displacements, count, "array_of_displacements").type(oldtype, old);
+  return construct(check, newtype, [&](datatype::TypeRef& out) {
+    return datatype::indexed_block(blocklength, span_of(array_of_displacements, count), old, out);
+  });
+}
+
+STRATA_PMPI(Type_create_hindexed_block)
+extern "C" int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                               MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Check check("MPI_Type_create_hindexed_block");
+  datatype::TypeRef old;
+  array_count(check, count);
+  array(check, array_of_displacements, count, "array_of_displacements").type(oldtype, old);
+  return construct(check, newtype, [&](datatype::TypeRef& out) {
+    return datatype::hindexed_block(blocklength, span_of(array_of_displacements, count), old, out);
+  });
+}
+
+STRATA_PMPI(Type_create_struct)
+extern "C" int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                                       const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                                       MPI_Datatype* newtype) {
+  Check check("MPI_Type_create_struct");
+  array_count(check, count);
+  array(check, array_of_blocklengths, count, "array_of_blocklengths");
+  array(check, array_of_displacements, count, "array_of_displacements");
+  array(check, array_of_types, count, "array_of_types");
+  std::vector<datatype::TypeRef> types(check.ok() ? static_cast<std::size_t>(count) : 0);
+  for (std::size_t i = 0; i < types.size() && check.ok(); ++i)
+    if (!(types[i] = datatype_ref(array_of_types[i])))
+      check.fail(MPI_ERR_TYPE, "array_of_types[" + std::to_string(i) + "] is " + describe_type(array_of_types[i]) +
+                                   ", not a valid datatype");
+  return construct(check, newtype, [&](datatype::TypeRef& out) {
+    return datatype::structure(span_of(array_of_blocklengths, count), span_of(array_of_displacements, count),
+                               types, out);
+  });
+}
+
+STRATA_PMPI(Type_create_subarray)
+extern "C" int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                                         const int array_of_starts[], int order, MPI_Datatype oldtype,
+                                         MPI_Datatype* newtype) {
+  Check check("MPI_Type_create_subarray");
+  datatype::TypeRef old;
+  if (ndims < 1) check.fail(MPI_ERR_ARG, "ndims " + std::to_string(ndims) + " is not positive");
+  array(check, array_of_sizes, ndims, "array_of_sizes");
+  array(check, array_of_subsizes, ndims, "array_of_subsizes");
+  array(check, array_of_starts, ndims, "array_of_starts").type(oldtype, old);
+  return construct(check, newtype, [&](datatype::TypeRef& out) {
+    return datatype::subarray(span_of(array_of_sizes, ndims), span_of(array_of_subsizes, ndims),
+                              span_of(array_of_starts, ndims), order, old, out);
+  });
+}
+
+STRATA_PMPI(Type_create_resized)
+extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
+  Check check("MPI_Type_create_resized");
+  datatype::TypeRef old;
+  check.type(oldtype, old);
+  return construct(check, newtype, [&](datatype::TypeRef& out) { return datatype::resized(old, lb, extent, out); });
+}
+
+STRATA_PMPI(Type_dup)
+extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Check check("MPI_Type_dup");
+  datatype::TypeRef old;
+  check.type(oldtype, old);
+  return construct(check, newtype, [&](datatype::TypeRef& out) { return datatype::dup(old, out); });
+}
+
+STRATA_PMPI(Type_commit)
+extern "C" int PMPI_Type_commit(MPI_Datatype* datatype) {
+  Check check("MPI_Type_commit");
+  const datatype::Datatype* t = nullptr;
+  check.not_null(datatype, "datatype");
+  if (check.ok()) check.type(*datatype, t);
+  if (!check.ok()) return check.raise();
+  datatype_of(*datatype)->committed = true;  // the layout is complete at construction: nothing left to compile
+  return MPI_SUCCESS;
+}
+
+// The handle goes at once; the type itself lives on in the types built from it and in pending operations.
+STRATA_PMPI(Type_free)
+extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
+  Check check("MPI_Type_free");
+  const datatype::Datatype* t = nullptr;
+  check.not_null(datatype, "datatype");
+  if (check.ok()) check.type(*datatype, t);
+  if (check.ok() && t->predefined) check.fail(MPI_ERR_TYPE, "cannot free the predefined datatype " + t->name);
+  if (!check.ok()) return check.raise();
+  datatypes().remove(*datatype);
+  *datatype = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;
 }

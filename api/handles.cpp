@@ -47,9 +47,26 @@ HandleTable<const datatype::Op>& ops() {
 
 const datatype::Op* op_of(MPI_Op handle) { return ops().get(handle); }
 
-const datatype::Datatype* datatype_of(MPI_Datatype handle) {
-  if (kind_of(handle) != STRATA_KIND_DATATYPE) return nullptr;
-  return datatype::predefined(index_of(handle));
+HandleTable<datatype::Datatype, std::shared_ptr<datatype::Datatype>>& datatypes() {
+  static auto table = [] {
+    HandleTable<datatype::Datatype, std::shared_ptr<datatype::Datatype>> t(STRATA_KIND_DATATYPE);
+    for (int i = 1; i < datatype::kPredefinedEnd; ++i)
+      t.put(i, std::const_pointer_cast<datatype::Datatype>(datatype::predefined(i)));  // mutable: only the name
+    return t;
+  }();
+  return table;
+}
+
+datatype::Datatype* datatype_of(MPI_Datatype handle) { return datatypes().get(handle); }
+
+datatype::TypeRef datatype_ref(MPI_Datatype handle) {
+  const auto* slot = datatypes().slot(handle);
+  return slot ? *slot : nullptr;
+}
+
+// Types come out of datatype/ immutable; the handle may rename and commit its own (never a shared predefined one).
+MPI_Datatype add_datatype(datatype::TypeRef type) {
+  return datatypes().add(std::const_pointer_cast<datatype::Datatype>(std::move(type)));
 }
 
 }  // namespace strata::api

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "api/pmpi.hpp"
@@ -28,37 +29,46 @@ constexpr int kIndexBits = 26;
 constexpr int kind_of(int handle) { return (handle >> kIndexBits) & 0xf; }
 constexpr int index_of(int handle) { return handle & ((1 << kIndexBits) - 1); }
 
-template <class T>
+// Slot is T* (the table's owner deletes) or std::shared_ptr<T> (the handle holds one reference).
+template <class T, class Slot = T*>
 class HandleTable {
  public:
   explicit HandleTable(int kind) : kind_(kind), slots_(1) {}  // slot 0: the null handle
-  int add(T* object) {
+  int add(Slot object) {
     if (free_.empty()) {
-      slots_.push_back(object);
+      slots_.push_back(std::move(object));
       return STRATA_HANDLE(kind_, static_cast<int>(slots_.size() - 1));
     }
     int index = free_.back();
     free_.pop_back();
-    slots_[index] = object;
+    slots_[index] = std::move(object);
     return STRATA_HANDLE(kind_, index);
   }
-  void put(int index, T* object) {  // predefined objects at fixed indices
+  void put(int index, Slot object) {  // predefined objects at fixed indices
     if (static_cast<int>(slots_.size()) <= index) slots_.resize(index + 1);
-    slots_[index] = object;
+    slots_[index] = std::move(object);
   }
   T* get(int handle) const {
+    const Slot* s = slot(handle);
+    if (s == nullptr) return nullptr;
+    if constexpr (std::is_pointer_v<Slot>)
+      return *s;
+    else
+      return s->get();
+  }
+  const Slot* slot(int handle) const {
     if (kind_of(handle) != kind_ || handle < 0) return nullptr;
     int i = index_of(handle);
-    return i < static_cast<int>(slots_.size()) ? slots_[i] : nullptr;
+    return i < static_cast<int>(slots_.size()) ? &slots_[i] : nullptr;
   }
   void remove(int handle) {
-    slots_[index_of(handle)] = nullptr;
+    slots_[index_of(handle)] = Slot{};
     free_.push_back(index_of(handle));
   }
 
  private:
   int kind_;
-  std::vector<T*> slots_;
+  std::vector<Slot> slots_;
   std::vector<int> free_;
 };
 
@@ -77,7 +87,12 @@ HandleTable<transport::Unexpected>& messages();
 HandleTable<comm::Group>& groups();    // index 1: MPI_GROUP_EMPTY
 HandleTable<runtime::Info>& infos();   // index 1: MPI_INFO_ENV
 
-const datatype::Datatype* datatype_of(MPI_Datatype handle);
+// Datatypes: the predefined ones at their fixed indices, derived ones after them. A handle holds a reference and
+// so does each pending operation, so MPI_Type_free never pulls a type from under a request (MPI-4.0 5.1.10).
+HandleTable<datatype::Datatype, std::shared_ptr<datatype::Datatype>>& datatypes();
+datatype::Datatype* datatype_of(MPI_Datatype handle);
+datatype::TypeRef datatype_ref(MPI_Datatype handle);
+MPI_Datatype add_datatype(datatype::TypeRef type);
 
 // Groups and info objects through their owners (group_calls.cpp, info_calls.cpp): MPI_GROUP_EMPTY and
 // MPI_INFO_ENV (filled on first use after MPI_Init) included; nullptr for null or invalid handles.

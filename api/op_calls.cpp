@@ -1,6 +1,7 @@
 // Reduction operators (MPI-4.0 6.9.5 - 6.9.7): MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local.
 // The operators and their loops are datatype/op.*; this file maps handles onto them and checks arguments. Errors
 // go to MPI_COMM_SELF's handler (these calls have no communicator).
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -39,23 +40,25 @@ Check& valid_op(Check& check, MPI_Op handle, const datatype::Op*& out) {
   return check;
 }
 
-// A buffer of `count` elements: not NULL (unless empty), not MPI_IN_PLACE (which MPI_Reduce_local does not take).
-// derived types: MPI_BOTTOM (NULL) is a valid buffer for a type of absolute addresses.
+// A buffer of `count` elements: not NULL (unless empty, or MPI_BOTTOM with a type of absolute addresses), not
+// MPI_IN_PLACE (which MPI_Reduce_local does not take).
 Check& reduce_buffer(Check& check, const void* buf, const char* what, int count, const datatype::Datatype& t) {
   if (!check.ok()) return check;
   if (buf == MPI_IN_PLACE) return check.fail(MPI_ERR_BUFFER, std::string(what) + " is MPI_IN_PLACE");
-  if (buf == nullptr && count > 0 && t.size > 0)
+  if (buf == nullptr && count > 0 && t.size > 0 && t.true_lb == 0)
     check.fail(MPI_ERR_BUFFER, std::string(what) + " is NULL with count " + std::to_string(count));
   return check;
 }
 
-// The two buffers must not overlap (MPI-4.0 2.3: an INOUT argument is never aliased).
-// derived types: compare the spans [buf + true_lb, buf + (count - 1) * extent + true_ub) instead.
+// The two buffers' data spans must not overlap (MPI-4.0 2.3: an INOUT argument is never aliased).
 Check& disjoint(Check& check, const void* in, const void* inout, int count, const datatype::Datatype& t) {
   if (!check.ok() || count == 0 || t.size == 0) return check;
-  const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(inout);
-  const std::uintptr_t bytes = static_cast<std::uintptr_t>(count) * static_cast<std::uintptr_t>(t.extent);
-  if (a < b + bytes && b < a + bytes) check.fail(MPI_ERR_BUFFER, "inbuf and inoutbuf overlap (aliased buffers)");
+  const std::ptrdiff_t last = static_cast<std::ptrdiff_t>(count - 1) * t.extent();
+  const std::ptrdiff_t low = t.true_lb + std::min<std::ptrdiff_t>(last, 0);
+  const std::ptrdiff_t high = t.true_ub + std::max<std::ptrdiff_t>(last, 0);
+  const auto a = reinterpret_cast<std::intptr_t>(in), b = reinterpret_cast<std::intptr_t>(inout);
+  if (a + low < b + high && b + low < a + high)
+    check.fail(MPI_ERR_BUFFER, "inbuf and inoutbuf overlap (aliased buffers)");
   return check;
 }
 
@@ -104,15 +107,14 @@ extern "C" int PMPI_Op_commutative(MPI_Op op, int* commute) {
   return MPI_SUCCESS;
 }
 
-// inoutbuf = inbuf op inoutbuf (MPI-4.0 6.9.7). MPI_REPLACE (inoutbuf = inbuf) and MPI_NO_OP (no change) are the
-// accumulate operators of 12.3.4, which the standard does not list for reductions: Strata takes them here on any
-// predefined type, where MPICH 4.0 rejects them with MPI_ERR_OP.
+// inoutbuf = inbuf op inoutbuf (MPI-4.0 6.9.7). MPI_REPLACE and MPI_NO_OP are accumulate operators (12.3.4), not
+// reductions: MPI_ERR_OP here, as in MPICH.
 STRATA_PMPI(Reduce_local)
 extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
   const datatype::Datatype* t = nullptr;
   const datatype::Op* o = nullptr;
   Check check("MPI_Reduce_local");
-  check.count(count).type(datatype, t);
+  check.count(count).type(datatype, t).committed(datatype);
   valid_op(check, op, o);
   if (check.ok()) {
     reduce_buffer(check, inbuf, "inbuf", count, *t);

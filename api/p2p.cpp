@@ -48,7 +48,7 @@ void wait(ApiRequest& r) {
 Check& check_send(Check& check, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                   Operation& op) {
   op = {const_cast<void*>(buf), count, nullptr, dest, tag, nullptr, comm};
-  check.comm(comm, op.comm).count(count).type(type, op.type).buffer(buf, count, op.type);
+  check.comm(comm, op.comm).count(count).type(type, op.type).committed(type).buffer(buf, count, op.type.get());
   if (check.ok()) check.dest(dest, *op.comm).send_tag(tag);
   return check;
 }
@@ -56,7 +56,7 @@ Check& check_send(Check& check, const void* buf, int count, MPI_Datatype type, i
 Check& check_recv(Check& check, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                   Operation& op) {
   op = {buf, count, nullptr, source, tag, nullptr, comm};
-  check.comm(comm, op.comm).count(count).type(type, op.type).buffer(buf, count, op.type);
+  check.comm(comm, op.comm).count(count).type(type, op.type).committed(type).buffer(buf, count, op.type.get());
   if (check.ok()) check.source(source, *op.comm).recv_tag(tag);
   return check;
 }

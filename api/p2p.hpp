@@ -8,7 +8,7 @@ namespace strata::api {
 struct Operation {  // the validated arguments of one send or receive
   void* buf;
   int count;
-  const datatype::Datatype* type;
+  datatype::TypeRef type;
   int rank;  // destination or source, in the communicator
   int tag;
   comm::Communicator* comm;

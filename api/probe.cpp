@@ -98,8 +98,8 @@ namespace {
 // Starts receiving a matched message into `r`; the message handle is consumed (MPI_MESSAGE_NULL).
 int start_matched(const char* call, void* buf, int count, MPI_Datatype type, MPI_Message* message, ApiRequest& r) {
   Check check(call);
-  const datatype::Datatype* t = nullptr;
-  check.not_null(message, "message").count(count).type(type, t).buffer(buf, count, t);
+  datatype::TypeRef t;
+  check.not_null(message, "message").count(count).type(type, t).committed(type).buffer(buf, count, t.get());
   transport::Unexpected* m = nullptr;
   if (check.ok() && *message != MPI_MESSAGE_NO_PROC && (m = messages().get(*message)) == nullptr)
     check.fail(MPI_ERR_REQUEST, "invalid message handle " + std::to_string(*message));

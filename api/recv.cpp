@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "api/p2p.hpp"
+#include "datatype/pack.hpp"
 
 using namespace strata;
 using namespace strata::api;
@@ -86,7 +87,7 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
   std::vector<char> outgoing(datatype::wire_bytes(*send_op.type, static_cast<std::size_t>(count)));
   if (!outgoing.empty()) datatype::pack(buf, static_cast<std::size_t>(count), *send_op.type, outgoing.data());
   send_op.buf = outgoing.data();
-  send_op.type = datatype_of(MPI_BYTE);
+  send_op.type = datatype_ref(MPI_BYTE);
   send_op.count = static_cast<int>(outgoing.size());
   return send_and_receive("MPI_Sendrecv_replace", send_op, recv_op, status);
 }

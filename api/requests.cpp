@@ -316,19 +316,3 @@ extern "C" int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
   *flag = status->strata_cancelled;
   return MPI_SUCCESS;
 }
-
-STRATA_PMPI(Get_count)
-extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
-  Check check("MPI_Get_count");
-  const datatype::Datatype* t = nullptr;
-  check.not_null(status, "status").type(datatype, t).not_null(count, "count");
-  if (!check.ok()) return check.raise();
-  const MPI_Count bytes = status->strata_bytes;
-  if (t->size == 0)
-    *count = 0;
-  else if (bytes % static_cast<MPI_Count>(t->size) != 0 || bytes / static_cast<MPI_Count>(t->size) > 0x7fffffff)
-    *count = MPI_UNDEFINED;
-  else
-    *count = static_cast<int>(bytes / static_cast<MPI_Count>(t->size));
-  return MPI_SUCCESS;
-}

@@ -10,7 +10,10 @@
 namespace strata::comm {
 namespace {
 
-const datatype::Datatype& bytes_type() { return *datatype::predefined(datatype::kByte); }
+const datatype::TypeRef& bytes_type() {
+  static const datatype::TypeRef type = datatype::predefined(datatype::kByte);
+  return type;
+}
 
 // Sends `out` to member `to` while receiving `in` from member `from`.
 void exchange(const View& v, int to, const void* out, std::size_t out_n, int from, void* in, std::size_t in_n,
@@ -27,7 +30,7 @@ void post_send(transport::Request& r, const View& v, int to, const void* buf, st
   r.kind = transport::RequestKind::Send;
   r.buf = const_cast<void*>(buf);
   r.count = n;
-  r.type = &bytes_type();
+  r.type = bytes_type();
   r.context = v.context;
   r.tag = tag;
   r.rank = v.rank;
@@ -39,7 +42,7 @@ void post_recv(transport::Request& r, const View& v, int from, void* buf, std::s
   r.kind = transport::RequestKind::Recv;
   r.buf = buf;
   r.count = n;
-  r.type = &bytes_type();
+  r.type = bytes_type();
   r.context = v.context;
   r.tag = tag;
   r.rank = from;

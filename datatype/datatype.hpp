@@ -1,34 +1,70 @@
-// A datatype as the rest of Strata sees it. Predefined types are immutable table entries; derived types (a later
-// issue) will add a type map and pack/unpack, behind the same `contiguous` fast path the transport relies on.
+// A datatype as the rest of Strata sees it: predefined types (predefined.cpp) and derived types (construct.cpp)
+// are the same struct, shared by reference so that a type freed by the user lives on while a pending operation
+// still uses it (MPI-4.0 5.1.10).
+//
+// Three views of one type:
+//  - bounds (lb, ub, true bounds), with the sticky lb/ub markers of MPI_Type_create_resized (MPI-4.0 5.1.7);
+//  - the layout: where its bytes are, as the pieces pack and unpack walk (layout.hpp);
+//  - the signature: which basic types, in order, as a tree of repeats over the types it was built from
+//    (MPI_Get_elements walks it; a reduction needs only `element`).
 #pragma once
 #include <cstddef>
-#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datatype/layout.hpp"
 
 namespace strata::datatype {
 
-// One contiguous run of bytes inside an element, at `offset` from the element's start.
-struct Block {
-  std::ptrdiff_t offset;
-  std::size_t length;
+struct Datatype;
+using TypeRef = std::shared_ptr<const Datatype>;
+
+// The MPI_COMBINER_* values of include/mpi.h, in the same order (api/ checks it).
+enum class Combiner : int {
+  kNamed, kDup, kContiguous, kVector, kHvector, kIndexed, kHindexed, kIndexedBlock, kHindexedBlock, kStruct,
+  kSubarray, kResized,
+};
+
+// The constructor's arguments, as MPI_Type_get_contents returns them.
+struct Contents {
+  Combiner combiner = Combiner::kNamed;
+  std::vector<int> ints;
+  std::vector<std::ptrdiff_t> addresses;
+  std::vector<TypeRef> types;
+};
+
+// `repeat` copies of `type`'s signature: one step of the signature tree.
+struct SignaturePart {
+  TypeRef type;
+  std::size_t repeat;
 };
 
 struct Datatype {
-  const char* name;
-  std::size_t size;     // bytes of data in one element
-  std::ptrdiff_t lb;    // lower bound
-  std::ptrdiff_t extent;
-  bool contiguous;      // one element's bytes are [lb, lb + size) with size == extent: send straight from the buffer
-  bool predefined;
-  Block blocks[2];      // the element's layout when not contiguous (the MAXLOC/MINLOC pairs: value, then int)
-  int nblocks;
+  std::string name;             // MPI_Type_set_name; predefined types carry their MPI name
+  std::size_t size = 0;         // bytes of data in one element (packed size)
+  std::ptrdiff_t lb = 0;        // bounds of one element, markers and alignment padding included
+  std::ptrdiff_t ub = 0;
+  std::ptrdiff_t true_lb = 0;   // bounds of the data alone
+  std::ptrdiff_t true_ub = 0;
+  bool lb_marker = false;       // lb (ub) was set by MPI_Type_create_resized, here or in a type this one contains
+  bool ub_marker = false;
+  std::size_t alignment = 1;    // the largest alignment of its basic types: a struct's extent is padded to it
+  bool predefined = false;
+  bool committed = false;
+  bool contiguous = false;      // `count` elements are the bytes [true_lb, true_lb + count * size): no packing
+  int element = 0;              // the predefined type (PredefinedType) of every basic element, 0 when mixed
+  std::size_t elements = 0;     // basic elements in one element (MPI_Get_elements)
+  Layout layout;                // one element's bytes in pack order
+  std::vector<SignaturePart> signature;  // empty for a predefined type
+  Contents contents;
+
+  std::ptrdiff_t extent() const { return ub - lb; }
 };
 
-// Bytes that `count` elements occupy on the wire.
-inline std::size_t wire_bytes(const Datatype& t, std::size_t count) { return t.size * count; }
-
-// Copies `count` elements at `buf` into the packed byte stream `out` (wire_bytes long), and back.
-void pack(const void* buf, std::size_t count, const Datatype& t, void* out);
-// Unpacks at most `bytes` of the stream (a short, truncated message fills only whole blocks it covers).
-void unpack(const void* in, std::size_t bytes, std::size_t count, const Datatype& t, void* buf);
+// Whether `count` elements of `t` are one contiguous run of bytes starting at buf + t.true_lb.
+inline bool contiguous(const Datatype& t, std::size_t count) {
+  return t.contiguous || (count == 1 && t.layout.is_one_block());
+}
 
 }  // namespace strata::datatype

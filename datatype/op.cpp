@@ -10,8 +10,10 @@
 #include <cstring>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "datatype/op_kernels.hpp"
+#include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
 
 namespace strata::datatype {
@@ -194,31 +196,6 @@ constexpr const char* kOpNames[kPredefinedOpEnd] = {
     "MPI_BOR",     "MPI_LXOR", "MPI_BXOR",   "MPI_MAXLOC", "MPI_MINLOC",  "MPI_REPLACE", "MPI_NO_OP",
 };
 
-// The predefined type every element of t consists of (a PredefinedType), or 0 when there is none.
-//
-// This runs on every check() and reduce(), so it is O(1): the predefined types are the entries of one table
-// (predefined.cpp), so t's index is its distance from the first entry, confirmed against the entry's address (and
-// found by a scan should that table ever stop being one array). Computed on integer addresses: subtracting pointers
-// into different arrays would be undefined.
-// derived types: when the type map says every basic element of t is the same predefined type B, laid out
-// contiguously (e.g. MPI_Type_contiguous of doubles), return B here and let reduce() run kKernels[op][B] on
-// count * (t.size / kElements[B].size) elements from the buffer's true lower bound; other derived types need a walk
-// over the type map's blocks (or pack, reduce, unpack). A field of Datatype naming B would replace this lookup.
-int element_type(const Datatype& t) {
-  static const std::array<const Datatype*, kPredefinedEnd> entries = [] {
-    std::array<const Datatype*, kPredefinedEnd> a{};
-    for (int i = 1; i < kPredefinedEnd; ++i) a[i] = predefined(i);
-    return a;
-  }();
-  if (!t.predefined) return 0;
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(&t) - reinterpret_cast<std::uintptr_t>(entries[1]);
-  const std::uintptr_t i = offset / sizeof(Datatype) + 1;
-  if (i < kPredefinedEnd && entries[i] == &t) return static_cast<int>(i);
-  for (int j = 1; j < kPredefinedEnd; ++j)
-    if (entries[j] == &t) return j;
-  return 0;
-}
-
 // "C integer, floating point and complex types": the groups an operator is defined on, for messages.
 std::string allowed_groups(int op) {
   std::string out;
@@ -265,10 +242,55 @@ void reduce_user(const Op& op, const void* in, void* inout, std::size_t count, c
     const int n = static_cast<int>(std::min<std::size_t>(count, INT_MAX));
     int len = n, handle = type_handle;
     op.user(a, b, &len, &handle);
-    a += static_cast<std::ptrdiff_t>(n) * t.extent;
-    b += static_cast<std::ptrdiff_t>(n) * t.extent;
+    a += static_cast<std::ptrdiff_t>(n) * t.extent();
+    b += static_cast<std::ptrdiff_t>(n) * t.extent();
     count -= static_cast<std::size_t>(n);
   }
+}
+
+void run(Kernel kernel, const void* in, void* inout, std::size_t n, const ElementInfo& e) {
+  if (aligned(in, e.alignment) && aligned(inout, e.alignment))
+    kernel(in, inout, n);
+  else
+    reduce_misaligned(kernel, in, inout, n, e.size);
+}
+
+char* data_start(const void* buf, const Datatype& t) {
+  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(buf) + t.true_lb);
+}
+
+// `count` elements of `t` as `n` elements of its basic type in that type's own layout (aligned scratch), and back.
+std::vector<std::max_align_t> gather(const void* buf, std::size_t count, const Datatype& t, const Datatype& basic,
+                                     std::size_t n) {
+  std::vector<std::max_align_t> out((n * basic.extent() + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+  if (basic.contiguous) {
+    pack(buf, count, t, out.data());
+  } else {  // a padded pair: the packed stream has no padding
+    std::vector<char> stream(wire_bytes(t, count));
+    pack(buf, count, t, stream.data());
+    unpack(stream.data(), stream.size(), n, basic, out.data());
+  }
+  return out;
+}
+
+void scatter(const std::vector<std::max_align_t>& in, std::size_t n, const Datatype& basic, std::size_t count,
+             const Datatype& t, void* buf) {
+  if (basic.contiguous) {
+    unpack(in.data(), wire_bytes(t, count), count, t, buf);
+  } else {
+    std::vector<char> stream(wire_bytes(basic, n));
+    pack(in.data(), n, basic, stream.data());
+    unpack(stream.data(), stream.size(), count, t, buf);
+  }
+}
+
+// A derived type with gaps: its basic elements are reduced in scratch copies, then put back in place.
+void reduce_gathered(Kernel kernel, const void* in, void* inout, std::size_t count, const Datatype& t,
+                     const Datatype& basic, std::size_t n) {
+  const std::vector<std::max_align_t> a = gather(in, count, t, basic, n);
+  std::vector<std::max_align_t> b = gather(inout, count, t, basic, n);
+  kernel(a.data(), b.data(), n);
+  scatter(b, n, basic, count, t, inout);
 }
 
 }  // namespace
@@ -282,14 +304,19 @@ const char* op_name(const Op& op) {
   return op.kind >= kOpNull && op.kind < kPredefinedOpEnd ? kOpNames[op.kind] : "a user-defined operator";
 }
 
-Status check(const Op& op, const Datatype& t) {
+Status check(const Op& op, const Datatype& t, Use use) {
   if (op.kind == kOpUser) return Status::success();
   if (op.kind <= kOpNull || op.kind >= kPredefinedOpEnd) return error(kErrOp, "not a valid operator");
-  const char* type_name = t.name ? t.name : "a derived datatype";
-  const int type = element_type(t);
+  if (use == Use::kReduction && (op.kind == kOpReplace || op.kind == kOpNoOp))
+    return error(kErrOp, std::string(op_name(op)) + " is an accumulate operator (MPI-4.0 12.3.4), not a reduction");
+  const std::string type_name = t.predefined ? t.name : "a derived datatype";
+  if (use == Use::kReduction && !t.predefined)
+    return error(kErrOp, std::string(op_name(op)) + " on " + type_name + ": predefined operators reduce predefined "
+                             "datatypes only (MPI-4.0 6.9.2); use a user-defined operator");
+  const int type = t.element;
   if (type == 0)
-    return error(kErrUnsupportedOperation, std::string(op_name(op)) + " on " + type_name +
-                                               ": predefined operators take only predefined datatypes so far");
+    return error(kErrOp, std::string(op_name(op)) + " on " + type_name +
+                             ", whose basic elements are not all of one predefined type");
   if (kKernels[op.kind][type] != nullptr) return Status::success();
   const Group g = kElements[type].group;
   std::string what = g == Group::kNone ? std::string(" (in none of the standard's groups of reduction types")
@@ -299,17 +326,19 @@ Status check(const Op& op, const Datatype& t) {
 }
 
 void reduce(const Op& op, const void* in, void* inout, std::size_t count, const Datatype& t, int type_handle) {
-  if (count == 0) return;
+  if (count == 0 || t.size == 0) return;
   if (op.kind == kOpUser) return reduce_user(op, in, inout, count, t, type_handle);
-  const int type = element_type(t);
+  const int type = t.element;
   const Kernel kernel = type > 0 ? kKernels[op.kind][type] : nullptr;
   assert(kernel != nullptr && "datatype::reduce without a successful datatype::check");
   if (kernel == nullptr) return;
-  const ElementInfo& e = kElements[type];
-  if (aligned(in, e.alignment) && aligned(inout, e.alignment))
-    kernel(in, inout, count);
+  if (t.predefined) return run(kernel, in, inout, count, kElements[type]);
+  const Datatype& basic = *predefined(type);
+  const std::size_t n = count * t.size / basic.size;  // basic elements
+  if (contiguous(t, count) && basic.contiguous)
+    run(kernel, data_start(in, t), data_start(inout, t), n, kElements[type]);
   else
-    reduce_misaligned(kernel, in, inout, count, e.size);
+    reduce_gathered(kernel, in, inout, count, t, basic, n);
 }
 
 }  // namespace strata::datatype

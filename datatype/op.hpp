@@ -4,7 +4,9 @@
 // A predefined operator on a type the standard allows is one tight loop per (operator, C type), taken from a table
 // indexed by [operator][type] (op.cpp, loops in op_kernels.hpp): one indirect call per reduce(), never per element.
 // Which (operator, type) pairs exist is MPI-4.0 6.9.2 (groups of basic types) and 6.9.4 (MAXLOC/MINLOC pairs);
-// check() rejects the others with kErrOp.
+// check() rejects the others with kErrOp. Reductions take predefined datatypes only; accumulate (12.3.4) also
+// takes derived datatypes whose basic elements are all of one predefined type: reduced in place when contiguous,
+// through scratch otherwise.
 #pragma once
 #include <cstddef>
 
@@ -41,8 +43,9 @@ const Op* predefined_op(int kind);
 const char* op_name(const Op& op);
 
 // Whether `op` may be applied to elements of `t`: kErrOp with a message naming both when the standard does not
-// define it. User operators take any type.
-Status check(const Op& op, const Datatype& t);
+// define it. User operators take any type. MPI_REPLACE and MPI_NO_OP are accumulate operators only (12.3.4).
+enum class Use { kReduction, kAccumulate };
+Status check(const Op& op, const Datatype& t, Use use = Use::kReduction);
 
 // inout = in op inout for `count` elements of `t` (check() must have passed). `type_handle` is the datatype's
 // MPI handle, handed to user functions. The buffers must not overlap (except in == inout).

@@ -1,39 +1,70 @@
+#include "datatype/pack.hpp"
+
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
-#include "datatype/datatype.hpp"
+#include "datatype/predefined.hpp"
 
 namespace strata::datatype {
 
+static char* data_start(const void* buf, const Datatype& t) {
+  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(buf) + t.true_lb);
+}
+
+void pack_range(const void* buf, std::size_t count, const Datatype& t, std::size_t from, std::size_t len, void* out) {
+  if (len == 0) return;
+  if (contiguous(t, count))
+    std::memcpy(out, data_start(buf, t) + from, len);
+  else
+    pack_layout(t.layout, buf, t.extent(), from, len, out);
+}
+
+void unpack_range(const void* in, std::size_t count, const Datatype& t, std::size_t from, std::size_t len,
+                  void* buf) {
+  if (len == 0) return;
+  if (contiguous(t, count))
+    std::memcpy(data_start(buf, t) + from, in, len);
+  else
+    unpack_layout(t.layout, buf, t.extent(), from, len, in);
+}
+
 void pack(const void* buf, std::size_t count, const Datatype& t, void* out) {
-  auto* dst = static_cast<char*>(out);
-  const auto* src = static_cast<const char*>(buf);
-  if (t.contiguous) {
-    std::memcpy(dst, src + t.lb, wire_bytes(t, count));
-    return;
-  }
-  for (std::size_t i = 0; i < count; ++i, src += t.extent)
-    for (int b = 0; b < t.nblocks; ++b) {
-      std::memcpy(dst, src + t.blocks[b].offset, t.blocks[b].length);
-      dst += t.blocks[b].length;
-    }
+  pack_range(buf, count, t, 0, wire_bytes(t, count), out);
 }
 
 void unpack(const void* in, std::size_t bytes, std::size_t count, const Datatype& t, void* buf) {
-  const auto* src = static_cast<const char*>(in);
-  auto* dst = static_cast<char*>(buf);
-  bytes = std::min(bytes, wire_bytes(t, count));
-  if (t.contiguous) {
-    std::memcpy(dst + t.lb, src, bytes);
-    return;
+  unpack_range(in, count, t, 0, std::min(bytes, wire_bytes(t, count)), buf);
+}
+
+// Basic elements in the first `bytes` (< t.size) of one element: down the signature tree to the part the prefix
+// ends in.
+static std::ptrdiff_t elements_in_prefix(const Datatype& t, std::size_t bytes) {
+  std::ptrdiff_t n = 0;
+  if (t.predefined) {
+    const BasicParts parts = basic_parts(t.element);
+    for (int i = 0; i < parts.count && bytes >= parts.sizes[i]; ++i, ++n) bytes -= parts.sizes[i];
+    return bytes == 0 ? n : -1;
   }
-  for (std::size_t i = 0; bytes > 0; ++i, dst += t.extent)
-    for (int b = 0; b < t.nblocks && bytes > 0; ++b) {
-      std::size_t n = std::min(bytes, t.blocks[b].length);
-      std::memcpy(dst + t.blocks[b].offset, src, n);
-      src += n;
-      bytes -= n;
+  for (const SignaturePart& part : t.signature) {
+    if (bytes == 0) break;
+    const Datatype& sub = *part.type;
+    if (sub.size == 0) continue;
+    const std::size_t whole = std::min(part.repeat, bytes / sub.size);
+    n += static_cast<std::ptrdiff_t>(whole * sub.elements);
+    bytes -= whole * sub.size;
+    if (whole < part.repeat && bytes > 0) {
+      const std::ptrdiff_t rest = elements_in_prefix(sub, bytes);
+      return rest < 0 ? -1 : n + rest;
     }
+  }
+  return n;
+}
+
+std::ptrdiff_t basic_elements(const Datatype& t, std::size_t bytes) {
+  if (t.size == 0) return 0;
+  const std::ptrdiff_t rest = elements_in_prefix(t, bytes % t.size);
+  return rest < 0 ? -1 : static_cast<std::ptrdiff_t>(bytes / t.size * t.elements) + rest;
 }
 
 }  // namespace strata::datatype

@@ -1,5 +1,6 @@
 #include "datatype/predefined.hpp"
 
+#include <array>
 #include <complex.h>
 #include <cstddef>
 #include <cstdint>
@@ -15,76 +16,106 @@ struct Pair {
   int index;
 };
 
+struct Entry {
+  Datatype type;
+  BasicParts parts;
+};
+
+Entry base(const char* name, int index, std::size_t extent, std::size_t alignment) {
+  Entry e;
+  Datatype& t = e.type;
+  t.name = name;
+  t.ub = static_cast<std::ptrdiff_t>(extent);
+  t.alignment = alignment;
+  t.predefined = t.committed = true;
+  t.element = index;
+  return e;
+}
+
 template <class T>
-constexpr Datatype simple(const char* name) {
-  return {name, sizeof(T), 0, sizeof(T), true, true, {}, 0};
+Entry simple(const char* name, int index) {
+  Entry e = base(name, index, sizeof(T), alignof(T));
+  e.type.size = sizeof(T);
+  e.type.true_ub = sizeof(T);
+  e.type.contiguous = true;
+  e.type.elements = 1;
+  e.type.layout.append(Piece{0, 1, 0, sizeof(T), nullptr});
+  e.parts = {{sizeof(T), 0}, 1};
+  return e;
 }
 
 // A pair's size is its data (value + int) and its extent the struct's: contiguous only without padding.
 template <class V>
-constexpr Datatype pair(const char* name) {
-  return {name,
-          sizeof(V) + sizeof(int),
-          0,
-          sizeof(Pair<V>),
-          sizeof(V) + sizeof(int) == sizeof(Pair<V>),
-          true,
-          {{0, sizeof(V)}, {offsetof(Pair<V>, index), sizeof(int)}},
-          2};
+Entry pair(const char* name, int index) {
+  Entry e = base(name, index, sizeof(Pair<V>), alignof(Pair<V>));
+  e.type.size = sizeof(V) + sizeof(int);
+  e.type.true_ub = offsetof(Pair<V>, index) + sizeof(int);
+  e.type.elements = 2;
+  e.type.layout.append(Piece{0, 1, 0, sizeof(V), nullptr});
+  e.type.layout.append(Piece{offsetof(Pair<V>, index), 1, 0, sizeof(int), nullptr});
+  e.type.contiguous = e.type.layout.is_one_block() && e.type.size == sizeof(Pair<V>);
+  e.parts = {{sizeof(V), sizeof(int)}, 2};
+  return e;
 }
 
-// long double has 10 data bytes in 16 on x86-64, but MPI treats it as an opaque 16-byte element.
-const Datatype kTable[kPredefinedEnd] = {
-    {"MPI_DATATYPE_NULL", 0, 0, 0, true, true, {}, 0},
-    simple<char>("MPI_CHAR"),
-    simple<signed char>("MPI_SIGNED_CHAR"),
-    simple<unsigned char>("MPI_UNSIGNED_CHAR"),
-    simple<unsigned char>("MPI_BYTE"),
-    simple<wchar_t>("MPI_WCHAR"),
-    simple<short>("MPI_SHORT"),
-    simple<unsigned short>("MPI_UNSIGNED_SHORT"),
-    simple<int>("MPI_INT"),
-    simple<unsigned>("MPI_UNSIGNED"),
-    simple<long>("MPI_LONG"),
-    simple<unsigned long>("MPI_UNSIGNED_LONG"),
-    simple<long long>("MPI_LONG_LONG_INT"),
-    simple<unsigned long long>("MPI_UNSIGNED_LONG_LONG"),
-    simple<float>("MPI_FLOAT"),
-    simple<double>("MPI_DOUBLE"),
-    simple<long double>("MPI_LONG_DOUBLE"),
-    simple<bool>("MPI_C_BOOL"),
-    simple<int8_t>("MPI_INT8_T"),
-    simple<int16_t>("MPI_INT16_T"),
-    simple<int32_t>("MPI_INT32_T"),
-    simple<int64_t>("MPI_INT64_T"),
-    simple<uint8_t>("MPI_UINT8_T"),
-    simple<uint16_t>("MPI_UINT16_T"),
-    simple<uint32_t>("MPI_UINT32_T"),
-    simple<uint64_t>("MPI_UINT64_T"),
-    simple<float _Complex>("MPI_C_FLOAT_COMPLEX"),
-    simple<double _Complex>("MPI_C_DOUBLE_COMPLEX"),
-    simple<long double _Complex>("MPI_C_LONG_DOUBLE_COMPLEX"),
-    simple<intptr_t>("MPI_AINT"),
-    simple<long long>("MPI_OFFSET"),
-    simple<long long>("MPI_COUNT"),
-    simple<unsigned char>("MPI_PACKED"),
-    pair<float>("MPI_FLOAT_INT"),
-    pair<double>("MPI_DOUBLE_INT"),
-    pair<long>("MPI_LONG_INT"),
-    pair<int>("MPI_2INT"),
-    pair<short>("MPI_SHORT_INT"),
-    pair<long double>("MPI_LONG_DOUBLE_INT"),
-    simple<bool>("MPI_CXX_BOOL"),
-    simple<float _Complex>("MPI_CXX_FLOAT_COMPLEX"),
-    simple<double _Complex>("MPI_CXX_DOUBLE_COMPLEX"),
-    simple<long double _Complex>("MPI_CXX_LONG_DOUBLE_COMPLEX"),
-};
+// long double has 10 data bytes in 16 on x86-64, but MPI treats it as an opaque 16-byte element. Mutable: MPI lets
+// a program rename predefined types (MPI_Type_set_name).
+std::array<Entry, kPredefinedEnd>& table() {
+  static std::array<Entry, kPredefinedEnd> t = {
+      Entry{},
+      simple<char>("MPI_CHAR", kChar),
+      simple<signed char>("MPI_SIGNED_CHAR", kSignedChar),
+      simple<unsigned char>("MPI_UNSIGNED_CHAR", kUnsignedChar),
+      simple<unsigned char>("MPI_BYTE", kByte),
+      simple<wchar_t>("MPI_WCHAR", kWchar),
+      simple<short>("MPI_SHORT", kShort),
+      simple<unsigned short>("MPI_UNSIGNED_SHORT", kUnsignedShort),
+      simple<int>("MPI_INT", kInt),
+      simple<unsigned>("MPI_UNSIGNED", kUnsigned),
+      simple<long>("MPI_LONG", kLong),
+      simple<unsigned long>("MPI_UNSIGNED_LONG", kUnsignedLong),
+      simple<long long>("MPI_LONG_LONG_INT", kLongLong),
+      simple<unsigned long long>("MPI_UNSIGNED_LONG_LONG", kUnsignedLongLong),
+      simple<float>("MPI_FLOAT", kFloat),
+      simple<double>("MPI_DOUBLE", kDouble),
+      simple<long double>("MPI_LONG_DOUBLE", kLongDouble),
+      simple<bool>("MPI_C_BOOL", kCBool),
+      simple<int8_t>("MPI_INT8_T", kInt8),
+      simple<int16_t>("MPI_INT16_T", kInt16),
+      simple<int32_t>("MPI_INT32_T", kInt32),
+      simple<int64_t>("MPI_INT64_T", kInt64),
+      simple<uint8_t>("MPI_UINT8_T", kUint8),
+      simple<uint16_t>("MPI_UINT16_T", kUint16),
+      simple<uint32_t>("MPI_UINT32_T", kUint32),
+      simple<uint64_t>("MPI_UINT64_T", kUint64),
+      simple<float _Complex>("MPI_C_FLOAT_COMPLEX", kCFloatComplex),
+      simple<double _Complex>("MPI_C_DOUBLE_COMPLEX", kCDoubleComplex),
+      simple<long double _Complex>("MPI_C_LONG_DOUBLE_COMPLEX", kCLongDoubleComplex),
+      simple<intptr_t>("MPI_AINT", kAint),
+      simple<long long>("MPI_OFFSET", kOffset),
+      simple<long long>("MPI_COUNT", kCount),
+      simple<unsigned char>("MPI_PACKED", kPacked),
+      pair<float>("MPI_FLOAT_INT", kFloatInt),
+      pair<double>("MPI_DOUBLE_INT", kDoubleInt),
+      pair<long>("MPI_LONG_INT", kLongInt),
+      pair<int>("MPI_2INT", k2Int),
+      pair<short>("MPI_SHORT_INT", kShortInt),
+      pair<long double>("MPI_LONG_DOUBLE_INT", kLongDoubleInt),
+      simple<bool>("MPI_CXX_BOOL", kCxxBool),
+      simple<float _Complex>("MPI_CXX_FLOAT_COMPLEX", kCxxFloatComplex),
+      simple<double _Complex>("MPI_CXX_DOUBLE_COMPLEX", kCxxDoubleComplex),
+      simple<long double _Complex>("MPI_CXX_LONG_DOUBLE_COMPLEX", kCxxLongDoubleComplex),
+  };
+  return t;
+}
 
 }  // namespace
 
-const Datatype* predefined(int index) {
+TypeRef predefined(int index) {
   if (index <= 0 || index >= kPredefinedEnd) return nullptr;
-  return &kTable[index];
+  return TypeRef(TypeRef(), &table()[index].type);  // aliasing an empty owner: no reference count
 }
+
+BasicParts basic_parts(int index) { return table()[index].parts; }
 
 }  // namespace strata::datatype

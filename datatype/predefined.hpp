@@ -14,7 +14,15 @@ enum PredefinedType : int {
   kPredefinedEnd
 };
 
-// nullptr for an index that is not a predefined type.
-const Datatype* predefined(int index);
+// The predefined type at `index` (a reference that owns nothing: these live as long as the program), or null for
+// an index that is not a predefined type.
+TypeRef predefined(int index);
+
+// The sizes of a predefined type's basic elements in order: one, or two for a MAXLOC/MINLOC pair.
+struct BasicParts {
+  std::size_t sizes[2];
+  int count;
+};
+BasicParts basic_parts(int index);
 
 }  // namespace strata::datatype

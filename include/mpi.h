@@ -121,7 +121,27 @@ typedef long long MPI_Count;
 #define MPI_CXX_DOUBLE_COMPLEX STRATA_DT(41)
 #define MPI_CXX_LONG_DOUBLE_COMPLEX STRATA_DT(42)
 
-/* ---- Predefined reduction operators (implemented with the collectives). ------------------------------------ */
+/* Datatype constructors, as MPI_Type_get_envelope reports them; MPI_ORDER_* for MPI_Type_create_subarray. */
+#define MPI_COMBINER_NAMED 0
+#define MPI_COMBINER_DUP 1
+#define MPI_COMBINER_CONTIGUOUS 2
+#define MPI_COMBINER_VECTOR 3
+#define MPI_COMBINER_HVECTOR 4
+#define MPI_COMBINER_INDEXED 5
+#define MPI_COMBINER_HINDEXED 6
+#define MPI_COMBINER_INDEXED_BLOCK 7
+#define MPI_COMBINER_HINDEXED_BLOCK 8
+#define MPI_COMBINER_STRUCT 9
+#define MPI_COMBINER_SUBARRAY 10
+#define MPI_COMBINER_RESIZED 11
+#define MPI_COMBINER_DARRAY 12
+#define MPI_COMBINER_F90_REAL 13
+#define MPI_COMBINER_F90_COMPLEX 14
+#define MPI_COMBINER_F90_INTEGER 15
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+
+/* ---- Predefined reduction operators ------------------------------------------------------------------------ */
 #define MPI_MAX STRATA_HANDLE(STRATA_KIND_OP, 1)
 #define MPI_MIN STRATA_HANDLE(STRATA_KIND_OP, 2)
 #define MPI_SUM STRATA_HANDLE(STRATA_KIND_OP, 3)
@@ -412,8 +432,58 @@ STRATA_DECLARE(int, Request_get_status, (MPI_Request request, int *flag, MPI_Sta
 STRATA_DECLARE(int, Cancel, (MPI_Request *request))
 STRATA_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
 
-/* Datatypes (predefined ones now; derived types come with the datatype engine) */
+/* Datatypes: constructors (MPI-4.0 5.1.2 - 5.1.7) */
+STRATA_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_vector,
+               (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_hvector,
+               (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_indexed, (int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_hindexed,
+               (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_indexed_block, (int count, int blocklength, const int array_of_displacements[],
+                                                MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_hindexed_block, (int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                                 MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_struct,
+               (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_subarray,
+               (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[],
+                int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
+STRATA_DECLARE(int, Type_free, (MPI_Datatype *datatype))
+
+/* Datatypes: queries. The _x variants return MPI_Count; the int ones MPI_UNDEFINED when the value does not fit. */
 STRATA_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
+STRATA_DECLARE(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
+STRATA_DECLARE(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
+STRATA_DECLARE(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+STRATA_DECLARE(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent))
+STRATA_DECLARE(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+STRATA_DECLARE(int, Type_get_envelope,
+               (MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner))
+STRATA_DECLARE(int, Type_get_contents,
+               (MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
+STRATA_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
+STRATA_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+STRATA_DECLARE(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+STRATA_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+
+/* Packing and addresses */
+STRATA_DECLARE(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+                           int *position, MPI_Comm comm))
+STRATA_DECLARE(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                             MPI_Datatype datatype, MPI_Comm comm))
+STRATA_DECLARE(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+STRATA_DECLARE(int, Get_address, (const void *location, MPI_Aint *address))
+STRATA_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+STRATA_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
 
 /* Reduction operators */
 STRATA_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "datatype/pack.hpp"
 #include "runtime/progress.hpp"
 
 namespace strata::transport {
@@ -169,8 +170,13 @@ fi_addr_t Engine::address_of(int rank) {
   return p.addr;
 }
 
+// Where a contiguous layout's bytes start (integer arithmetic: the buffer may be MPI_BOTTOM).
+static char* data_start(Request* r) {
+  return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(r->buf) + r->type->true_lb);
+}
+
 char* Engine::send_data_of(Request* s) {
-  return s->staging.empty() ? static_cast<char*>(s->buf) + s->type->lb : s->staging.data();
+  return s->staging.empty() ? data_start(s) : s->staging.data();
 }
 
 // ---- Sending headers --------------------------------------------------------------------------------------------
@@ -231,7 +237,7 @@ void Engine::start_send(Request* r) {
   r->status = {};
   const std::size_t bytes = datatype::wire_bytes(*r->type, r->count);
   r->staging.clear();
-  if (!r->type->contiguous && bytes > 0) {
+  if (!datatype::contiguous(*r->type, r->count) && bytes > 0) {
     r->staging.resize(bytes);
     datatype::pack(r->buf, r->count, *r->type, r->staging.data());
   }
@@ -337,9 +343,9 @@ void Engine::start_rendezvous_recv(Request* r, const Header& h, std::size_t acce
     complete(r);
     return;
   }
-  char* target = static_cast<char*>(r->buf) + r->type->lb;
+  char* target = data_start(r);
   r->staging.clear();
-  if (!r->type->contiguous) {
+  if (!datatype::contiguous(*r->type, r->count)) {
     r->staging.resize(accepted);
     target = r->staging.data();
   }
@@ -402,7 +408,7 @@ void Engine::on_data_done(Request* r) {
 }
 
 void Engine::finish_recv(Request* r) {
-  if (!r->type->contiguous) datatype::unpack(r->staging.data(), r->status.bytes, r->count, *r->type, r->buf);
+  if (!r->staging.empty()) datatype::unpack(r->staging.data(), r->status.bytes, r->count, *r->type, r->buf);
   complete(r);
 }
 

@@ -32,7 +32,7 @@ struct Request {
   // Buffer: `count` elements of `type` at `buf` (recv: capacity).
   void* buf = nullptr;
   std::size_t count = 0;
-  const datatype::Datatype* type = nullptr;
+  datatype::TypeRef type;  // held: the user may free the type while the request is pending
 
   // Envelope. Send: `peer` is the destination's world rank, `rank` our rank in the communicator.
   // Recv: `rank` is the source in the communicator (or kAnySource).

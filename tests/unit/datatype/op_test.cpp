@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "datatype/construct.hpp"
 #include "datatype/op.hpp"
 #include "datatype/predefined.hpp"
 
@@ -230,7 +231,7 @@ const int kCounts[] = {0, 1, 7, 1000};
 template <class T>
 void reduce_and_compare(const Op& op, int type) {
   const Datatype& t = *predefined(type);
-  ASSERT_EQ(static_cast<std::size_t>(t.extent), sizeof(T));
+  ASSERT_EQ(static_cast<std::size_t>(t.extent()), sizeof(T));
   std::mt19937_64 rng(1000 * op.kind + type);
   for (int count : kCounts) {
     // Arrays, not vectors: std::vector<bool> has no data().
@@ -259,7 +260,8 @@ TEST_P(EveryType, MatchesTheStandard) {
   int allowed = 0;
   for (int type = 1; type < kPredefinedEnd; ++type) {
     const Datatype& t = *predefined(type);
-    const strata::Status s = check(op, t);
+    const bool accumulate_only = op.kind == kOpReplace || op.kind == kOpNoOp;
+    const strata::Status s = check(op, t, accumulate_only ? Use::kAccumulate : Use::kReduction);
     if (standard_allows(op.kind, group_of(type))) {
       ++allowed;
       ASSERT_TRUE(s.ok()) << op_name(op) << " on " << t.name << ": " << s.message;
@@ -308,14 +310,49 @@ TEST(Check, MessageNamesOperatorTypeAndWhatIsAllowed) {
   EXPECT_NE(s.message.find("MPI_MAXLOC takes MAXLOC/MINLOC pair types"), std::string::npos) << s.message;
 }
 
-// derived types: predefined operators on derived types are not supported yet, and say so.
-TEST(Check, PredefinedOperatorOnANonPredefinedTypeIsUnsupported) {
-  Datatype derived = *predefined(kDouble);
-  derived.predefined = false;
-  derived.name = "a contiguous type";
-  const strata::Status s = check(*predefined_op(kOpSum), derived);
-  EXPECT_EQ(s.error_class, kErrUnsupportedOperation);
-  EXPECT_NE(s.message.find("MPI_SUM on a contiguous type"), std::string::npos) << s.message;
+// MPI_REPLACE and MPI_NO_OP belong to accumulate (MPI-4.0 12.3.4): a reduction refuses them.
+TEST(Check, AccumulateOperatorsAreNotReductions) {
+  for (int kind : {kOpReplace, kOpNoOp}) {
+    const strata::Status s = check(*predefined_op(kind), *predefined(kInt));
+    EXPECT_EQ(s.error_class, kErrOp);
+    EXPECT_NE(s.message.find("accumulate operator"), std::string::npos) << s.message;
+  }
+}
+
+// Reductions take predefined types only (MPI-4.0 6.9.2); accumulate takes a derived type whose basic elements are
+// all one predefined type (12.3.4).
+TEST(DerivedTypes, ReduceInPlaceOrThroughScratch) {
+  TypeRef pairs, gappy, mixed;
+  const TypeRef members[] = {predefined(kInt), predefined(kDouble)};
+  const int lengths[] = {1, 1};
+  const std::ptrdiff_t displacements[] = {0, 8};
+  ASSERT_TRUE(contiguous(2, predefined(kDoubleInt), pairs).ok());
+  ASSERT_TRUE(vector(3, 1, 2, predefined(kDouble), gappy).ok());  // doubles 0, 2, 4 of each 5
+  ASSERT_TRUE(structure(lengths, displacements, members, mixed).ok());
+
+  strata::Status s = check(*predefined_op(kOpSum), *mixed, Use::kAccumulate);
+  EXPECT_EQ(s.error_class, kErrOp);
+  EXPECT_NE(s.message.find("not all of one predefined type"), std::string::npos) << s.message;
+  s = check(*predefined_op(kOpSum), *gappy);
+  EXPECT_EQ(s.error_class, kErrOp);
+  EXPECT_NE(s.message.find("predefined datatypes only"), std::string::npos) << s.message;
+
+  ASSERT_TRUE(check(*predefined_op(kOpSum), *gappy, Use::kAccumulate).ok());
+  double a[10], b[10];
+  for (int i = 0; i < 10; ++i) a[i] = i, b[i] = 100 * i;
+  reduce(*predefined_op(kOpSum), a, b, 2, *gappy, 0);  // elements at 0 and 5 doubles (extent 5 doubles)
+  for (int i = 0; i < 10; ++i) {
+    const bool covered = i == 0 || i == 2 || i == 4 || i == 5 || i == 7 || i == 9;
+    EXPECT_EQ(b[i], covered ? 101.0 * i : 100.0 * i) << "double " << i;
+  }
+
+  ASSERT_TRUE(check(*predefined_op(kOpMaxloc), *pairs, Use::kAccumulate).ok());
+  Pair<double> in[4] = {{1, 1}, {9, 2}, {3, 3}, {5, 0}}, io[4] = {{2, 7}, {8, 8}, {3, 9}, {5, 4}};
+  reduce(*predefined_op(kOpMaxloc), in, io, 2, *pairs, 0);
+  EXPECT_TRUE(same(io[0], Pair<double>{2, 7}));
+  EXPECT_TRUE(same(io[1], Pair<double>{9, 2}));
+  EXPECT_TRUE(same(io[2], Pair<double>{3, 3}));  // tie: the smaller index
+  EXPECT_TRUE(same(io[3], Pair<double>{5, 0}));
 }
 
 // ---- MAXLOC / MINLOC ties -----------------------------------------------------------------------------------------
@@ -458,9 +495,12 @@ TEST(UserOp, NonCommutativeOperandOrderIsInOpInout) {
 TEST(UserOp, TakesAnyTypeAndSeesWholeElements) {
   const Op op{kOpUser, true, false, pair_max};
   for (int type = 1; type < kPredefinedEnd; ++type) EXPECT_TRUE(check(op, *predefined(type)).ok());
-  Datatype derived = *predefined(kDouble);
-  derived.predefined = false;
-  EXPECT_TRUE(check(op, derived).ok());
+  TypeRef mixed;
+  const TypeRef members[] = {predefined(kInt), predefined(kDouble)};
+  const int lengths[] = {1, 1};
+  const std::ptrdiff_t displacements[] = {0, 8};
+  ASSERT_TRUE(structure(lengths, displacements, members, mixed).ok());
+  EXPECT_TRUE(check(op, *mixed).ok());
   Pair<double> in[3] = {{1, 1}, {9, 2}, {3, 3}}, io[3] = {{2, 7}, {8, 8}, {3, 9}};
   reduce(op, in, io, 3, *predefined(kDoubleInt), 0);
   EXPECT_TRUE(same(io[0], Pair<double>{2, 7}));

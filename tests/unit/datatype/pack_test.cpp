@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
 
 using namespace strata::datatype;
@@ -20,7 +21,7 @@ TEST(Predefined, SizesMatchTheCTypes) {
   EXPECT_EQ(predefined(kInt)->size, sizeof(int));
   EXPECT_EQ(predefined(kLongDouble)->size, sizeof(long double));
   EXPECT_EQ(predefined(kDoubleInt)->size, sizeof(double) + sizeof(int));
-  EXPECT_EQ(predefined(kDoubleInt)->extent, static_cast<std::ptrdiff_t>(sizeof(DoubleInt)));
+  EXPECT_EQ(predefined(kDoubleInt)->extent(), static_cast<std::ptrdiff_t>(sizeof(DoubleInt)));
   EXPECT_TRUE(predefined(k2Int)->contiguous);
   EXPECT_FALSE(predefined(kDoubleInt)->contiguous);
   EXPECT_EQ(predefined(0), nullptr);

@@ -1,0 +1,340 @@
+#include "datatype/construct.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace strata::datatype {
+namespace {
+
+constexpr int kErrCount = 2;            // MPI_ERR_COUNT
+constexpr int kErrType = 3;             // MPI_ERR_TYPE
+constexpr int kErrArg = 13;             // MPI_ERR_ARG
+constexpr int kErrValueTooLarge = 60;   // MPI_ERR_VALUE_TOO_LARGE
+
+// Overflow-checked arithmetic: the first overflow is remembered and turns the whole construction into an error.
+struct Checked {
+  bool overflow = false;
+  template <class T>
+  T add(T a, T b) {
+    T r;
+    overflow |= __builtin_add_overflow(a, b, &r);
+    return r;
+  }
+  template <class T>
+  T mul(T a, T b) {
+    T r;
+    overflow |= __builtin_mul_overflow(a, b, &r);
+    return r;
+  }
+};
+
+// The smallest and largest of the values it has seen, if any.
+struct Range {
+  std::optional<std::ptrdiff_t> low, high;
+  void take(std::ptrdiff_t lo, std::ptrdiff_t hi) {
+    low = low ? std::min(*low, lo) : lo;
+    high = high ? std::max(*high, hi) : hi;
+  }
+};
+
+// A new type assembled from blocks of old types. MPI-4.0 5.1.7 defines the bounds on the full type map, in which
+// MPI_Type_create_resized's bounds are markers that travel with the type: a new lb is the least lb marker when any
+// block carries one, else the least lb of the data; likewise ub. A struct's extent is then padded to its
+// alignment (the standard's epsilon; MPICH and Open MPI pad structs only, and so does Strata).
+class Builder {
+ public:
+  // `blocklength` copies of `old`, one extent apart, starting `displacement` bytes from the origin.
+  void add(const TypeRef& old, std::size_t blocklength, std::ptrdiff_t displacement) {
+    const Datatype& t = *old;
+    if (blocklength == 0) return;
+    const std::ptrdiff_t span = math_.mul(static_cast<std::ptrdiff_t>(blocklength) - 1, t.extent());
+    const std::ptrdiff_t below = std::min<std::ptrdiff_t>(span, 0), above = std::max<std::ptrdiff_t>(span, 0);
+    auto lo = [&](std::ptrdiff_t v) { return math_.add(math_.add(displacement, v), below); };
+    auto hi = [&](std::ptrdiff_t v) { return math_.add(math_.add(displacement, v), above); };
+    if (t.lb_marker) marked_lb_.take(lo(t.lb), lo(t.lb));
+    if (t.ub_marker) marked_ub_.take(hi(t.ub), hi(t.ub));
+    if (t.size > 0) {
+      natural_.take(lo(t.lb), hi(t.ub));
+      data_.take(lo(t.true_lb), hi(t.true_ub));
+      layout_.append(repeat(std::shared_ptr<const Layout>(old, &t.layout), blocklength, t.extent()), displacement);
+      element_ = element_ < 0 || element_ == t.element ? t.element : 0;
+    }
+    size_ = math_.add(size_, math_.mul(blocklength, t.size));
+    elements_ = math_.add(elements_, math_.mul(blocklength, t.elements));
+    alignment_ = std::max(alignment_, t.alignment);
+    if (!signature_.empty() && signature_.back().type == old)
+      signature_.back().repeat += blocklength;
+    else
+      signature_.push_back({old, blocklength});
+  }
+
+  // Everything added so far, `count` times, `stride` bytes apart (vectors, subarrays). One type's blocks only.
+  void repeat_all(std::size_t count, std::ptrdiff_t stride) {
+    if (count == 0) {
+      *this = Builder();
+      return;
+    }
+    const std::ptrdiff_t span = math_.mul(static_cast<std::ptrdiff_t>(count) - 1, stride);
+    for (Range* r : {&natural_, &data_, &marked_lb_, &marked_ub_}) {
+      if (!r->low) continue;
+      r->low = math_.add(*r->low, std::min<std::ptrdiff_t>(span, 0));
+      r->high = math_.add(*r->high, std::max<std::ptrdiff_t>(span, 0));
+    }
+    layout_ = datatype::repeat(std::make_shared<const Layout>(std::move(layout_)), count, stride);
+    size_ = math_.mul(size_, count);
+    elements_ = math_.mul(elements_, count);
+    for (SignaturePart& part : signature_) part.repeat = math_.mul(part.repeat, count);
+  }
+
+  void shift(std::ptrdiff_t offset) {
+    for (Range* r : {&natural_, &data_, &marked_lb_, &marked_ub_}) {
+      if (!r->low) continue;
+      r->low = math_.add(*r->low, offset);
+      r->high = math_.add(*r->high, offset);
+    }
+    Layout shifted;
+    shifted.append(layout_, offset);
+    layout_ = std::move(shifted);
+  }
+
+  // The finished type; an error when a size or bound overflowed. `bounds` replaces the computed bounds
+  // (resized, subarray) and makes them markers.
+  Status finish(Contents contents, bool pad_to_alignment, TypeRef& out,
+                std::optional<std::pair<std::ptrdiff_t, std::ptrdiff_t>> bounds = std::nullopt) {
+    auto t = std::make_shared<Datatype>();
+    t->lb_marker = marked_lb_.low.has_value();
+    t->ub_marker = marked_ub_.high.has_value();
+    t->lb = marked_lb_.low.value_or(natural_.low.value_or(0));
+    t->ub = marked_ub_.high.value_or(natural_.high.value_or(0));
+    if (pad_to_alignment && !t->ub_marker) {
+      const auto align = static_cast<std::ptrdiff_t>(alignment_);
+      const std::ptrdiff_t extent = math_.add(t->ub - t->lb, align - 1);
+      t->ub = math_.add(t->lb, extent - ((extent % align) + align) % align);
+    }
+    if (bounds) {
+      t->lb = bounds->first;
+      t->ub = math_.add(bounds->first, bounds->second);
+      t->lb_marker = t->ub_marker = true;
+    }
+    math_.sub_check(t->ub, t->lb);
+    if (math_.overflow || size_ > static_cast<std::size_t>(PTRDIFF_MAX))
+      return error(kErrValueTooLarge, "the new datatype's size or extent does not fit MPI_Count / MPI_Aint");
+    t->true_lb = data_.low.value_or(0);
+    t->true_ub = data_.high.value_or(0);
+    t->size = size_;
+    t->elements = elements_;
+    t->element = std::max(element_, 0);
+    t->alignment = alignment_;
+    t->layout = std::move(layout_);
+    t->signature = std::move(signature_);
+    t->contiguous = size_ == 0 || (t->layout.is_one_block() && static_cast<std::ptrdiff_t>(size_) == t->extent());
+    t->contents = std::move(contents);
+    out = std::move(t);
+    return Status::success();
+  }
+
+ private:
+  struct Math : Checked {
+    void sub_check(std::ptrdiff_t a, std::ptrdiff_t b) {
+      std::ptrdiff_t r;
+      overflow |= __builtin_sub_overflow(a, b, &r);
+    }
+  } math_;
+  Range natural_, data_, marked_lb_, marked_ub_;
+  Layout layout_;
+  std::vector<SignaturePart> signature_;
+  std::size_t size_ = 0, elements_ = 0, alignment_ = 1;
+  int element_ = -1;  // -1 until a block with data is added
+};
+
+Status null_type(const char* what) { return error(kErrType, std::string(what) + " is MPI_DATATYPE_NULL"); }
+
+Status negative(int error_class, const char* what, long long value) {
+  return error(error_class, std::string("negative ") + what + " " + std::to_string(value));
+}
+
+Status check_old(const TypeRef& old) { return old ? Status::success() : null_type("oldtype"); }
+
+Contents contents_of(Combiner combiner, std::vector<int> ints, std::vector<std::ptrdiff_t> addresses,
+                     std::vector<TypeRef> types) {
+  return {combiner, std::move(ints), std::move(addresses), std::move(types)};
+}
+
+// Indexed and hindexed types, with displacements already in bytes.
+Status blocks(std::span<const int> blocklengths, std::span<const std::ptrdiff_t> byte_displacements,
+              const TypeRef& old, Contents contents, TypeRef& out) {
+  if (Status s = check_old(old); !s.ok()) return s;
+  Builder b;
+  for (std::size_t i = 0; i < blocklengths.size(); ++i) {
+    if (blocklengths[i] < 0)
+      return error(kErrArg, "negative blocklength " + std::to_string(blocklengths[i]) + " at index " +
+                                std::to_string(i));
+    b.add(old, static_cast<std::size_t>(blocklengths[i]), byte_displacements[i]);
+  }
+  return b.finish(std::move(contents), false, out);
+}
+
+// Displacements in multiples of the old type's extent, in bytes (an overflow error when they do not fit).
+Status scaled(std::span<const int> displacements, const TypeRef& old, std::vector<std::ptrdiff_t>& bytes) {
+  if (Status s = check_old(old); !s.ok()) return s;
+  Checked math;
+  bytes.resize(displacements.size());
+  for (std::size_t i = 0; i < displacements.size(); ++i) bytes[i] = math.mul<std::ptrdiff_t>(displacements[i], old->extent());
+  if (math.overflow) return error(kErrValueTooLarge, "a displacement times the old type's extent overflows MPI_Aint");
+  return Status::success();
+}
+
+}  // namespace
+
+Status contiguous(int count, const TypeRef& old, TypeRef& out) {
+  if (count < 0) return negative(kErrCount, "count", count);
+  if (Status s = check_old(old); !s.ok()) return s;
+  Builder b;
+  b.add(old, static_cast<std::size_t>(count), 0);
+  return b.finish(contents_of(Combiner::kContiguous, {count}, {}, {old}), false, out);
+}
+
+namespace {
+Status strided(int count, int blocklength, std::ptrdiff_t stride, const TypeRef& old, Contents contents,
+               TypeRef& out) {
+  if (count < 0) return negative(kErrCount, "count", count);
+  if (blocklength < 0) return negative(kErrArg, "blocklength", blocklength);
+  Builder b;
+  b.add(old, static_cast<std::size_t>(blocklength), 0);
+  b.repeat_all(static_cast<std::size_t>(count), stride);
+  return b.finish(std::move(contents), false, out);
+}
+}  // namespace
+
+Status vector(int count, int blocklength, int stride, const TypeRef& old, TypeRef& out) {
+  if (Status s = check_old(old); !s.ok()) return s;
+  std::ptrdiff_t bytes;
+  if (__builtin_mul_overflow(static_cast<std::ptrdiff_t>(stride), old->extent(), &bytes))
+    return error(kErrValueTooLarge, "stride " + std::to_string(stride) + " times the old type's extent overflows");
+  return strided(count, blocklength, bytes, old,
+                 contents_of(Combiner::kVector, {count, blocklength, stride}, {}, {old}), out);
+}
+
+Status hvector(int count, int blocklength, std::ptrdiff_t stride, const TypeRef& old, TypeRef& out) {
+  if (Status s = check_old(old); !s.ok()) return s;
+  return strided(count, blocklength, stride, old,
+                 contents_of(Combiner::kHvector, {count, blocklength}, {stride}, {old}), out);
+}
+
+Status indexed(std::span<const int> blocklengths, std::span<const int> displacements, const TypeRef& old,
+               TypeRef& out) {
+  std::vector<std::ptrdiff_t> bytes;
+  if (Status s = scaled(displacements, old, bytes); !s.ok()) return s;
+  std::vector<int> ints{static_cast<int>(blocklengths.size())};
+  ints.insert(ints.end(), blocklengths.begin(), blocklengths.end());
+  ints.insert(ints.end(), displacements.begin(), displacements.end());
+  return blocks(blocklengths, bytes, old, contents_of(Combiner::kIndexed, std::move(ints), {}, {old}), out);
+}
+
+Status hindexed(std::span<const int> blocklengths, std::span<const std::ptrdiff_t> displacements, const TypeRef& old,
+                TypeRef& out) {
+  std::vector<int> ints{static_cast<int>(blocklengths.size())};
+  ints.insert(ints.end(), blocklengths.begin(), blocklengths.end());
+  return blocks(blocklengths, displacements, old,
+                contents_of(Combiner::kHindexed, std::move(ints), {displacements.begin(), displacements.end()}, {old}),
+                out);
+}
+
+Status indexed_block(int blocklength, std::span<const int> displacements, const TypeRef& old, TypeRef& out) {
+  if (blocklength < 0) return negative(kErrArg, "blocklength", blocklength);
+  std::vector<std::ptrdiff_t> bytes;
+  if (Status s = scaled(displacements, old, bytes); !s.ok()) return s;
+  const std::vector<int> lengths(displacements.size(), blocklength);
+  std::vector<int> ints{static_cast<int>(displacements.size()), blocklength};
+  ints.insert(ints.end(), displacements.begin(), displacements.end());
+  return blocks(lengths, bytes, old, contents_of(Combiner::kIndexedBlock, std::move(ints), {}, {old}), out);
+}
+
+Status hindexed_block(int blocklength, std::span<const std::ptrdiff_t> displacements, const TypeRef& old,
+                      TypeRef& out) {
+  if (blocklength < 0) return negative(kErrArg, "blocklength", blocklength);
+  const std::vector<int> lengths(displacements.size(), blocklength);
+  return blocks(lengths, displacements, old,
+                contents_of(Combiner::kHindexedBlock, {static_cast<int>(displacements.size()), blocklength},
+                            {displacements.begin(), displacements.end()}, {old}),
+                out);
+}
+
+Status structure(std::span<const int> blocklengths, std::span<const std::ptrdiff_t> displacements,
+                 std::span<const TypeRef> types, TypeRef& out) {
+  Builder b;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (!types[i]) return null_type(("array_of_types[" + std::to_string(i) + "]").c_str());
+    if (blocklengths[i] < 0)
+      return error(kErrArg, "negative blocklength " + std::to_string(blocklengths[i]) + " at index " +
+                                std::to_string(i));
+    b.add(types[i], static_cast<std::size_t>(blocklengths[i]), displacements[i]);
+  }
+  std::vector<int> ints{static_cast<int>(types.size())};
+  ints.insert(ints.end(), blocklengths.begin(), blocklengths.end());
+  return b.finish(contents_of(Combiner::kStruct, std::move(ints), {displacements.begin(), displacements.end()},
+                              {types.begin(), types.end()}),
+                  true, out);
+}
+
+// MPI-4.0 5.1.3: the subarray of `subsizes` at `starts` in an array of `sizes` elements of `old`, in C (last
+// index fastest) or Fortran order, with lb 0 and the whole array's extent.
+Status subarray(std::span<const int> sizes, std::span<const int> subsizes, std::span<const int> starts, int order,
+                const TypeRef& old, TypeRef& out) {
+  if (Status s = check_old(old); !s.ok()) return s;
+  if (sizes.empty()) return error(kErrArg, "ndims is 0: a subarray needs at least one dimension");
+  if (order != kOrderC && order != kOrderFortran)
+    return error(kErrArg, "order " + std::to_string(order) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
+  const std::size_t n = sizes.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string dim = " in dimension " + std::to_string(i);
+    if (sizes[i] < 1) return error(kErrArg, "size " + std::to_string(sizes[i]) + dim + " is not positive");
+    if (subsizes[i] < 1 || subsizes[i] > sizes[i])
+      return error(kErrArg, "subsize " + std::to_string(subsizes[i]) + dim + " is not in 1.." + std::to_string(sizes[i]));
+    if (starts[i] < 0 || starts[i] > sizes[i] - subsizes[i])
+      return error(kErrArg, "start " + std::to_string(starts[i]) + dim + " is not in 0.." +
+                                std::to_string(sizes[i] - subsizes[i]) + " (size " + std::to_string(sizes[i]) +
+                                ", subsize " + std::to_string(subsizes[i]) + ")");
+  }
+  // Dimensions from the fastest-varying one outwards; `stride` is one step in the current dimension, in bytes.
+  Checked math;
+  Builder b;
+  std::ptrdiff_t stride = old->extent(), offset = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t d = order == kOrderC ? n - 1 - k : k;
+    if (k == 0)
+      b.add(old, static_cast<std::size_t>(subsizes[d]), 0);
+    else
+      b.repeat_all(static_cast<std::size_t>(subsizes[d]), stride);
+    offset = math.add(offset, math.mul<std::ptrdiff_t>(starts[d], stride));
+    stride = math.mul<std::ptrdiff_t>(stride, sizes[d]);
+  }
+  if (math.overflow) return error(kErrValueTooLarge, "the array's extent overflows MPI_Aint");
+  b.shift(offset);
+  std::vector<int> ints{static_cast<int>(n)};
+  for (auto a : {sizes, subsizes, starts}) ints.insert(ints.end(), a.begin(), a.end());
+  ints.push_back(order);
+  return b.finish(contents_of(Combiner::kSubarray, std::move(ints), {}, {old}), false, out,
+                  std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, stride});
+}
+
+Status resized(const TypeRef& old, std::ptrdiff_t lb, std::ptrdiff_t extent, TypeRef& out) {
+  if (Status s = check_old(old); !s.ok()) return s;
+  Builder b;
+  b.add(old, 1, 0);
+  return b.finish(contents_of(Combiner::kResized, {}, {lb, extent}, {old}), false, out,
+                  std::pair<std::ptrdiff_t, std::ptrdiff_t>{lb, extent});
+}
+
+Status dup(const TypeRef& old, TypeRef& out) {
+  if (Status s = check_old(old); !s.ok()) return s;
+  Builder b;
+  b.add(old, 1, 0);
+  Status s = b.finish(contents_of(Combiner::kDup, {}, {}, {old}), false, out);
+  if (s.ok()) std::const_pointer_cast<Datatype>(out)->committed = old->committed;
+  return s;
+}
+
+}  // namespace strata::datatype
