@@ -23,6 +23,12 @@ struct Checked {
     return r;
   }
   template <class T>
+  T sub(T a, T b) {
+    T r;
+    overflow |= __builtin_sub_overflow(a, b, &r);
+    return r;
+  }
+  template <class T>
   T mul(T a, T b) {
     T r;
     overflow |= __builtin_mul_overflow(a, b, &r);
@@ -110,15 +116,15 @@ class Builder {
     t->ub = marked_ub_.high.value_or(natural_.high.value_or(0));
     if (pad_to_alignment && !t->ub_marker) {
       const auto align = static_cast<std::ptrdiff_t>(alignment_);
-      const std::ptrdiff_t extent = math_.add(t->ub - t->lb, align - 1);
-      t->ub = math_.add(t->lb, extent - ((extent % align) + align) % align);
+      const std::ptrdiff_t extent = math_.add(math_.sub(t->ub, t->lb), align - 1);
+      if (!math_.overflow) t->ub = math_.add(t->lb, extent - ((extent % align) + align) % align);
     }
     if (bounds) {
       t->lb = bounds->first;
       t->ub = math_.add(bounds->first, bounds->second);
       t->lb_marker = t->ub_marker = true;
     }
-    math_.sub_check(t->ub, t->lb);
+    math_.sub(t->ub, t->lb);  // the extent must be representable too
     if (math_.overflow || size_ > static_cast<std::size_t>(PTRDIFF_MAX))
       return error(kErrValueTooLarge, "the new datatype's size or extent does not fit MPI_Count / MPI_Aint");
     t->true_lb = data_.low.value_or(0);
@@ -136,12 +142,7 @@ class Builder {
   }
 
  private:
-  struct Math : Checked {
-    void sub_check(std::ptrdiff_t a, std::ptrdiff_t b) {
-      std::ptrdiff_t r;
-      overflow |= __builtin_sub_overflow(a, b, &r);
-    }
-  } math_;
+  Checked math_;
   Range natural_, data_, marked_lb_, marked_ub_;
   Layout layout_;
   std::vector<SignaturePart> signature_;
