@@ -13,7 +13,12 @@ using namespace strata::api;
 static_assert(MPI_COMBINER_RESIZED == static_cast<int>(datatype::Combiner::kResized) &&
               MPI_COMBINER_STRUCT == static_cast<int>(datatype::Combiner::kStruct) &&
               MPI_COMBINER_NAMED == static_cast<int>(datatype::Combiner::kNamed));
+static_assert(MPI_COMBINER_DARRAY == static_cast<int>(datatype::Combiner::kDarray));
 static_assert(MPI_ORDER_C == datatype::kOrderC && MPI_ORDER_FORTRAN == datatype::kOrderFortran);
+static_assert(MPI_DISTRIBUTE_BLOCK == datatype::kDistributeBlock &&
+              MPI_DISTRIBUTE_CYCLIC == datatype::kDistributeCyclic &&
+              MPI_DISTRIBUTE_NONE == datatype::kDistributeNone &&
+              MPI_DISTRIBUTE_DFLT_DARG == datatype::kDistributeDfltDarg);
 
 namespace {
 
@@ -160,6 +165,24 @@ extern "C" int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], 
   return construct(check, newtype, [&](datatype::TypeRef& out) {
     return datatype::subarray(span_of(array_of_sizes, ndims), span_of(array_of_subsizes, ndims),
                               span_of(array_of_starts, ndims), order, old, out);
+  });
+}
+
+STRATA_PMPI(Type_create_darray)
+extern "C" int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                       const int array_of_distribs[], const int array_of_dargs[],
+                                       const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                       MPI_Datatype* newtype) {
+  Check check("MPI_Type_create_darray");
+  datatype::TypeRef old;
+  if (ndims < 1) check.fail(MPI_ERR_ARG, "ndims " + std::to_string(ndims) + " is not positive");
+  array(check, array_of_gsizes, ndims, "array_of_gsizes");
+  array(check, array_of_distribs, ndims, "array_of_distribs");
+  array(check, array_of_dargs, ndims, "array_of_dargs");
+  array(check, array_of_psizes, ndims, "array_of_psizes").type(oldtype, old);
+  return construct(check, newtype, [&](datatype::TypeRef& out) {
+    return datatype::darray(size, rank, span_of(array_of_gsizes, ndims), span_of(array_of_distribs, ndims),
+                            span_of(array_of_dargs, ndims), span_of(array_of_psizes, ndims), order, old, out);
   });
 }
 

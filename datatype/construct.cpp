@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace strata::datatype {
 namespace {
@@ -319,6 +320,102 @@ Status subarray(std::span<const int> sizes, std::span<const int> subsizes, std::
   ints.push_back(order);
   return b.finish(contents_of(Combiner::kSubarray, std::move(ints), {}, {old}), false, out,
                   std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, stride});
+}
+
+namespace {
+
+// One dimension of a darray: this process's indices are `full` blocks of `block`, `cycle` apart, from `first`,
+// then one block of `rest` (MPI-4.0 5.1.4's BLOCK, CYCLIC and NONE are all this shape).
+struct Share {
+  std::size_t first, block, full, cycle, rest;
+};
+
+Status share_of(int g, int distrib, int darg, int p, int coord, int dim, Share& out) {
+  const std::string where = " in dimension " + std::to_string(dim);
+  const auto G = static_cast<std::size_t>(g), P = static_cast<std::size_t>(p), c = static_cast<std::size_t>(coord);
+  if (darg != kDistributeDfltDarg && darg < 1)
+    return error(kErrArg, "darg " + std::to_string(darg) + where + " is neither positive nor MPI_DISTRIBUTE_DFLT_DARG");
+  switch (distrib) {
+    case kDistributeNone:
+      if (p != 1) return error(kErrArg, "MPI_DISTRIBUTE_NONE" + where + " needs psize 1, not " + std::to_string(p));
+      out = {0, G, 0, G, G};
+      return Status::success();
+    case kDistributeBlock: {
+      const std::size_t block = darg == kDistributeDfltDarg ? (G + P - 1) / P : static_cast<std::size_t>(darg);
+      if (block * P < G)
+        return error(kErrArg, "MPI_DISTRIBUTE_BLOCK" + where + ": darg " + std::to_string(darg) + " times psize " +
+                                  std::to_string(p) + " does not cover gsize " + std::to_string(g));
+      const std::size_t first = std::min(c * block, G);
+      out = {first, block, 0, block, std::min(block, G - first)};
+      return Status::success();
+    }
+    case kDistributeCyclic: {
+      const std::size_t block = darg == kDistributeDfltDarg ? 1 : static_cast<std::size_t>(darg);
+      const std::size_t first = std::min(c * block, G), cycle = block * P;
+      const std::size_t full = (G - first) / cycle;
+      out = {first, block, full, cycle, std::min(block, G - first - full * cycle)};
+      return Status::success();
+    }
+  }
+  return error(kErrArg, "distribution " + std::to_string(distrib) + where +
+                            " is not MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC or MPI_DISTRIBUTE_NONE");
+}
+
+}  // namespace
+
+// Built one dimension at a time from the fastest-varying: each step is a type of the whole dimension's extent
+// holding this process's share of it, so the layout stays a few strided pieces per dimension.
+Status darray(int size, int rank, std::span<const int> gsizes, std::span<const int> distribs,
+              std::span<const int> dargs, std::span<const int> psizes, int order, const TypeRef& old, TypeRef& out) {
+  if (Status s = check_old(old); !s.ok()) return s;
+  const std::size_t n = gsizes.size();
+  if (size < 1) return error(kErrArg, "size " + std::to_string(size) + " is not positive");
+  if (rank < 0 || rank >= size) return error(kErrArg, "rank " + std::to_string(rank) + " is not in 0.." + std::to_string(size - 1));
+  if (n == 0) return error(kErrArg, "ndims is 0: a darray needs at least one dimension");
+  if (order != kOrderC && order != kOrderFortran)
+    return error(kErrArg, "order " + std::to_string(order) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
+  long long processes = 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (gsizes[i] < 1 || psizes[i] < 1)
+      return error(kErrArg, "gsize " + std::to_string(gsizes[i]) + " and psize " + std::to_string(psizes[i]) +
+                                " in dimension " + std::to_string(i) + " must be positive");
+    processes *= psizes[i];
+    if (processes > size) break;
+  }
+  if (processes != size)
+    return error(kErrArg, "the process grid (psizes) does not have size " + std::to_string(size) + " processes");
+  std::vector<int> coords(n);  // the grid is row-major whatever the array's order
+  for (std::size_t i = n, r = static_cast<std::size_t>(rank); i-- > 0; r /= static_cast<std::size_t>(psizes[i]))
+    coords[i] = static_cast<int>(r % static_cast<std::size_t>(psizes[i]));
+
+  std::vector<int> ints{size, rank, static_cast<int>(n)};
+  for (auto a : {gsizes, distribs, dargs, psizes}) ints.insert(ints.end(), a.begin(), a.end());
+  ints.push_back(order);
+  Checked math;
+  TypeRef step = old;
+  std::ptrdiff_t stride = old->extent();  // one index step in the current dimension, in bytes
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t d = order == kOrderC ? n - 1 - k : k;
+    Share share;
+    if (Status s = share_of(gsizes[d], distribs[d], dargs[d], psizes[d], coords[d], static_cast<int>(d), share); !s.ok())
+      return s;
+    Builder b;
+    if (share.full > 0) {
+      b.add(step, share.block, 0);
+      b.repeat_all(share.full, math.mul(static_cast<std::ptrdiff_t>(share.cycle), stride));
+    }
+    b.add(step, share.rest, math.mul(static_cast<std::ptrdiff_t>(share.full * share.cycle), stride));
+    b.shift(math.mul(static_cast<std::ptrdiff_t>(share.first), stride));
+    const std::ptrdiff_t extent = math.mul<std::ptrdiff_t>(gsizes[d], stride);
+    if (math.overflow) return error(kErrValueTooLarge, "the array's extent overflows MPI_Aint");
+    Contents contents = k + 1 == n ? contents_of(Combiner::kDarray, ints, {}, {old}) : Contents{};
+    if (Status s = b.finish(std::move(contents), false, step, std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, extent});
+        !s.ok())
+      return s;
+    stride = extent;
+  }
+  out = std::move(step);
+  return Status::success();
 }
 
 Status resized(const TypeRef& old, std::ptrdiff_t lb, std::ptrdiff_t extent, TypeRef& out) {

@@ -15,6 +15,10 @@ namespace strata::datatype {
 
 constexpr int kOrderC = 56;        // MPI_ORDER_C
 constexpr int kOrderFortran = 57;  // MPI_ORDER_FORTRAN
+constexpr int kDistributeBlock = 121;    // MPI_DISTRIBUTE_BLOCK
+constexpr int kDistributeCyclic = 122;   // MPI_DISTRIBUTE_CYCLIC
+constexpr int kDistributeNone = 123;     // MPI_DISTRIBUTE_NONE
+constexpr int kDistributeDfltDarg = -49767;  // MPI_DISTRIBUTE_DFLT_DARG
 
 Status contiguous(int count, const TypeRef& old, TypeRef& out);
 Status vector(int count, int blocklength, int stride, const TypeRef& old, TypeRef& out);
@@ -30,6 +34,9 @@ Status structure(std::span<const int> blocklengths, std::span<const std::ptrdiff
                  std::span<const TypeRef> types, TypeRef& out);
 Status subarray(std::span<const int> sizes, std::span<const int> subsizes, std::span<const int> starts, int order,
                 const TypeRef& old, TypeRef& out);
+// MPI-4.0 5.1.4: process `rank`'s part of a `gsizes` array distributed over a row-major grid of `psizes` processes.
+Status darray(int size, int rank, std::span<const int> gsizes, std::span<const int> distribs,
+              std::span<const int> dargs, std::span<const int> psizes, int order, const TypeRef& old, TypeRef& out);
 Status resized(const TypeRef& old, std::ptrdiff_t lb, std::ptrdiff_t extent, TypeRef& out);
 Status dup(const TypeRef& old, TypeRef& out);
 

@@ -23,7 +23,7 @@ using TypeRef = std::shared_ptr<const Datatype>;
 // The MPI_COMBINER_* values of include/mpi.h, in the same order (api/ checks it).
 enum class Combiner : int {
   kNamed, kDup, kContiguous, kVector, kHvector, kIndexed, kHindexed, kIndexedBlock, kHindexedBlock, kStruct,
-  kSubarray, kResized,
+  kSubarray, kResized, kDarray,
 };
 
 // The constructor's arguments, as MPI_Type_get_contents returns them.

@@ -140,6 +140,10 @@ typedef long long MPI_Count;
 #define MPI_COMBINER_F90_INTEGER 15
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 
 /* ---- Predefined reduction operators ------------------------------------------------------------------------ */
 #define MPI_MAX STRATA_HANDLE(STRATA_KIND_OP, 1)
@@ -453,6 +457,10 @@ STRATA_DECLARE(int, Type_create_struct,
 STRATA_DECLARE(int, Type_create_subarray,
                (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[],
                 int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_darray,
+               (int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[],
+                const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                MPI_Datatype *newtype))
 STRATA_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
 STRATA_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 STRATA_DECLARE(int, Type_commit, (MPI_Datatype *datatype))

@@ -96,10 +96,24 @@ static void negative_counts(void) {
   EXPECT_ERROR2(MPI_Type_create_struct(2, bad_blens, adisps, types, &t), MPI_ERR_COUNT, MPI_ERR_ARG,
                 "MPI_Type_create_struct");
 
-  /* Subarray: a negative number of dimensions. */
+  /* Subarray and darray: a negative number of dimensions; darray: a grid that is not `size` processes, a BLOCK
+   * darg too small to cover the dimension, a rank outside the grid. */
   int sizes[2] = {4, 4}, subsizes[2] = {2, 2}, starts[2] = {0, 0};
   EXPECT_ERROR2(MPI_Type_create_subarray(-1, sizes, subsizes, starts, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_COUNT,
                 MPI_ERR_ARG, "MPI_Type_create_subarray");
+  int distribs[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_BLOCK},
+      dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG};
+  int psizes[2] = {1, 1}, grid2x2[2] = {2, 2}, small_dargs[2] = {1, 1};
+  EXPECT_ERROR2(MPI_Type_create_darray(1, 0, -1, sizes, distribs, dargs, psizes, MPI_ORDER_C, MPI_INT, &t),
+                MPI_ERR_COUNT, MPI_ERR_ARG, "MPI_Type_create_darray");
+#ifdef STRATA /* MPICH 4.0.2 does not check the grid against size, the BLOCK darg or the rank */
+  TEST_EXPECT_ERROR(MPI_Type_create_darray(3, 0, 2, sizes, distribs, dargs, grid2x2, MPI_ORDER_C, MPI_INT, &t),
+                    MPI_ERR_ARG, "MPI_Type_create_darray");
+  TEST_EXPECT_ERROR(MPI_Type_create_darray(4, 0, 2, sizes, distribs, small_dargs, grid2x2, MPI_ORDER_C, MPI_INT, &t),
+                    MPI_ERR_ARG, "MPI_Type_create_darray");
+  TEST_EXPECT_ERROR(MPI_Type_create_darray(4, 4, 2, sizes, distribs, dargs, grid2x2, MPI_ORDER_C, MPI_INT, &t),
+                    MPI_ERR_ARG, "MPI_Type_create_darray");
+#endif
 
   /* The pack calls. */
   int data[4] = {1, 2, 3, 4}, pos = 0, sz = -1;

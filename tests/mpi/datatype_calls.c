@@ -631,6 +631,41 @@ static void build_subarray_fortran(dt_case *c) {
                                      MPI_DOUBLE, &c->type));
 }
 
+/* darray (5.1.4): a 6 x 8 int array on a 2 x 2 process grid, rows BLOCK (default: ceil(6/2) = 3 rows each),
+ * columns CYCLIC(2). Rank 1 is grid coordinate (0, 1) (C order): rows 0-2, columns 2, 3, 6, 7. Extent the whole
+ * array (192); first entry (0, 2) at 8, last (2, 7) at 92. */
+static void build_darray(dt_case *c) {
+  c->name = "darray 6x8 on 2x2, BLOCK x CYCLIC(2), rank 1";
+  for (int r = 0; r < 3; ++r) {
+    put_run(c, (r * 8 + 2) * 4, MPI_INT, 2);
+    put_run(c, (r * 8 + 6) * 4, MPI_INT, 2);
+  }
+  expect_bounds(c, 48, 0, 192, 8, 96 - 8);
+  expect_contents(c, MPI_COMBINER_DARRAY, 12,
+                  (int[]){4, 1, 2, 6, 8, MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_DFLT_DARG, 2, 2, 2,
+                          MPI_ORDER_C},
+                  0, NULL, 1, (MPI_Datatype[]){MPI_INT});
+  CHECK_MPI(MPI_Type_create_darray(4, 1, 2, (int[]){6, 8}, (int[]){MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC},
+                                   (int[]){MPI_DISTRIBUTE_DFLT_DARG, 2}, (int[]){2, 2}, MPI_ORDER_C, MPI_INT,
+                                   &c->type));
+}
+
+/* darray in Fortran order: a 5 x 3 double array (first index fastest) on a 1 x 2 grid, rows NONE, columns
+ * CYCLIC(1). Rank 1 is coordinate (0, 1): all 5 rows of column 1. Element (i, j) is at (j * 5 + i) * 8, so the
+ * data is 5 doubles at 40; extent the whole array (120). */
+static void build_darray_fortran(dt_case *c) {
+  c->name = "darray 5x3 Fortran on 1x2, NONE x CYCLIC, rank 1";
+  put_run(c, 40, MPI_DOUBLE, 5);
+  expect_bounds(c, 40, 0, 120, 40, 40);
+  expect_contents(c, MPI_COMBINER_DARRAY, 12,
+                  (int[]){2, 1, 2, 5, 3, MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_DFLT_DARG,
+                          MPI_DISTRIBUTE_DFLT_DARG, 1, 2, MPI_ORDER_FORTRAN},
+                  0, NULL, 1, (MPI_Datatype[]){MPI_DOUBLE});
+  CHECK_MPI(MPI_Type_create_darray(2, 1, 2, (int[]){5, 3}, (int[]){MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_CYCLIC},
+                                   (int[]){MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG}, (int[]){1, 2},
+                                   MPI_ORDER_FORTRAN, MPI_DOUBLE, &c->type));
+}
+
 /* resized(int, -4, 12): an int at 0, lb -4, ub 8; the true extent is the int's. */
 static void build_resized(dt_case *c) {
   c->name = "resized(MPI_INT, -4, 12)";
@@ -806,6 +841,8 @@ static const case_builder builders[] = {
     build_struct_of_vectors,
     build_subarray_c,
     build_subarray_fortran,
+    build_darray,
+    build_darray_fortran,
     build_resized,
     build_resized_vector,
     build_contiguous_of_resized,
@@ -865,6 +902,11 @@ static MPI_Datatype rebuild(int combiner, const int *i, const MPI_Aint *a, const
     case MPI_COMBINER_SUBARRAY:
       n = i[0];
       CHECK_MPI(MPI_Type_create_subarray(n, &i[1], &i[1 + n], &i[1 + 2 * n], i[1 + 3 * n], d[0], &t));
+      break;
+    case MPI_COMBINER_DARRAY:
+      n = i[2];
+      CHECK_MPI(MPI_Type_create_darray(i[0], i[1], n, &i[3], &i[3 + n], &i[3 + 2 * n], &i[3 + 3 * n], i[3 + 4 * n],
+                                       d[0], &t));
       break;
     case MPI_COMBINER_RESIZED:
       CHECK_MPI(MPI_Type_create_resized(d[0], a[0], a[1], &t));

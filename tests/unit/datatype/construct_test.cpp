@@ -319,6 +319,41 @@ Type subarray_of(const Ints& sizes, const Ints& subsizes, const Ints& starts, in
           r_subarray(sizes, subsizes, starts, order, o.r),
           call("subarray", str(sizes), str(subsizes), str(starts), std::string(order == kOrderC ? "C" : "F"), o.what)};
 }
+// 5.1.4 read element by element: global index i of a dimension belongs to grid coordinate i / block (BLOCK),
+// (i / darg) % psize (CYCLIC) or 0 (NONE); the process keeps, in array storage order, the elements whose every
+// index it owns, within the whole array's extent.
+Ref r_darray(int rank, const Ints& gsizes, const Ints& distribs, const Ints& dargs, const Ints& psizes, int order,
+             const Ref& old) {
+  const int n = int(gsizes.size());
+  Ints coord(n);
+  for (int d = n - 1, r = rank; d >= 0; r /= psizes[d], --d) coord[d] = r % psizes[d];  // row-major grid
+  auto owner = [&](int d, int i) {
+    const int darg = dargs[d], p = psizes[d], g = gsizes[d];
+    if (distribs[d] == dt::kDistributeNone) return 0;
+    if (distribs[d] == dt::kDistributeBlock) return i / (darg == dt::kDistributeDfltDarg ? (g + p - 1) / p : darg);
+    return i / (darg == dt::kDistributeDfltDarg ? 1 : darg) % p;
+  };
+  Ints dims(n);  // slowest to fastest in memory
+  for (int k = 0; k < n; ++k) dims[k] = order == kOrderC ? k : n - 1 - k;
+  std::ptrdiff_t whole = 1;
+  for (int g : gsizes) whole *= g;
+  Placer p;
+  Ints idx(n, 0);
+  for (std::ptrdiff_t linear = 0; linear < whole; ++linear) {  // idx is the multi-index at storage offset `linear`
+    bool mine = true;
+    for (int d = 0; d < n; ++d) mine = mine && owner(d, idx[d]) == coord[d];
+    if (mine) p.copy(old, linear * old.extent());
+    for (int k = n - 1; k >= 0 && ++idx[dims[k]] == gsizes[dims[k]]; --k) idx[dims[k]] = 0;
+  }
+  return r_resized(p.finish(false), 0, whole * old.extent());
+}
+Type darray_of(int size, int rank, const Ints& gsizes, const Ints& distribs, const Ints& dargs, const Ints& psizes,
+               int order, const Type& o) {
+  return {build([&](TypeRef& out) { return dt::darray(size, rank, gsizes, distribs, dargs, psizes, order, o.t, out); }),
+          r_darray(rank, gsizes, distribs, dargs, psizes, order, o.r),
+          call("darray", to_string(rank), str(gsizes), str(distribs), str(dargs), str(psizes),
+               std::string(order == kOrderC ? "C" : "F"), o.what)};
+}
 Type resized_of(const Type& o, std::ptrdiff_t lb, std::ptrdiff_t extent) {
   return {build([&](TypeRef& out) { return dt::resized(o.t, lb, extent, out); }), r_resized(o.r, lb, extent),
           call("resized", o.what, to_string(lb), to_string(extent))};
@@ -502,6 +537,42 @@ TEST(Construct, Subarray) {
       check(subarray_of({2, 3}, {2, 3}, {0, 0}, order, predef(k)));
       check(subarray_of({5, 1, 3}, {1, 1, 3}, {4, 0, 0}, order, predef(k)));
     }
+}
+
+// Every rank of several grids, each distribution, default and explicit dargs, both orders, sizes that do not
+// divide evenly (so some ranks get short or empty shares).
+TEST(Construct, Darray) {
+  const int B = dt::kDistributeBlock, C = dt::kDistributeCyclic, N = dt::kDistributeNone;
+  const int D = dt::kDistributeDfltDarg;
+  struct Case {
+    Ints gsizes, distribs, dargs, psizes;
+  };
+  const Case cases[] = {
+      {{10}, {B}, {D}, {3}},            {{10}, {C}, {D}, {3}},          {{11}, {C}, {2}, {3}},
+      {{7}, {B}, {4}, {2}},             {{6, 8}, {B, C}, {D, 2}, {2, 2}}, {{5, 3}, {N, C}, {D, D}, {1, 2}},
+      {{4, 5, 3}, {C, B, C}, {1, D, 2}, {2, 3, 1}}, {{9, 4}, {C, N}, {4, D}, {3, 1}},
+  };
+  for (const Case& c : cases) {
+    int size = 1;
+    for (int p : c.psizes) size *= p;
+    for (int order : {kOrderC, kOrderFortran})
+      for (int rank = 0; rank < size; ++rank)
+        for (int k : {kInt, kDoubleInt}) check(darray_of(size, rank, c.gsizes, c.distribs, c.dargs, c.psizes, order,
+                                                         predef(k)));
+  }
+}
+
+TEST(ConstructErrors, BadDarrays) {
+  const int B = dt::kDistributeBlock, N = dt::kDistributeNone, D = dt::kDistributeDfltDarg;
+  TypeRef t;
+  const TypeRef i = predefined(kInt);
+  EXPECT_EQ(dt::darray(3, 0, Ints{4, 4}, Ints{B, B}, Ints{D, D}, Ints{2, 2}, kOrderC, i, t).error_class, 13);
+  EXPECT_EQ(dt::darray(4, 4, Ints{4, 4}, Ints{B, B}, Ints{D, D}, Ints{2, 2}, kOrderC, i, t).error_class, 13);
+  EXPECT_EQ(dt::darray(2, 0, Ints{5}, Ints{B}, Ints{2}, Ints{2}, kOrderC, i, t).error_class, 13);  // 2 x 2 < 5
+  EXPECT_EQ(dt::darray(2, 0, Ints{5}, Ints{N}, Ints{D}, Ints{2}, kOrderC, i, t).error_class, 13);  // NONE on 2
+  EXPECT_EQ(dt::darray(1, 0, Ints{5}, Ints{99}, Ints{D}, Ints{1}, kOrderC, i, t).error_class, 13);
+  EXPECT_EQ(dt::darray(1, 0, Ints{5}, Ints{B}, Ints{0}, Ints{1}, kOrderC, i, t).error_class, 13);
+  EXPECT_EQ(dt::darray(1, 0, Ints{5}, Ints{B}, Ints{D}, Ints{1}, 7, i, t).error_class, 13);
 }
 
 TEST(Construct, ResizedAndDup) {
