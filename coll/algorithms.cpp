@@ -1,0 +1,39 @@
+#include "coll/algorithms.hpp"
+
+#include <string>
+
+namespace strata::coll {
+
+const char* operation_name(Operation op) {
+  static constexpr const char* kNames[] = {
+      "barrier",   "bcast",     "gather",    "gatherv",        "scatter",              "scatterv",
+      "allgather", "allgatherv", "alltoall", "alltoallv",      "alltoallw",            "reduce",
+      "allreduce", "reduce_scatter",         "reduce_scatter_block", "scan",           "exscan"};
+  static_assert(std::size(kNames) == static_cast<std::size_t>(Operation::kCount));
+  return kNames[static_cast<int>(op)];
+}
+
+// Every family's table, in one list.
+template <class Fn>
+static void for_each_algorithm(Fn&& fn) {
+  for (auto family : {rooted_algorithms, exchange_algorithms, reduction_algorithms})
+    for (const Algorithm& a : family()) fn(a);
+}
+
+const Algorithm* find_algorithm(Operation op, std::string_view name) {
+  const Algorithm* found = nullptr;
+  for_each_algorithm([&](const Algorithm& a) {
+    if (a.operation == op && name == a.name) found = &a;
+  });
+  return found;
+}
+
+std::string algorithm_names(Operation op) {
+  std::string out;
+  for_each_algorithm([&](const Algorithm& a) {
+    if (a.operation == op) out += (out.empty() ? "" : ", ") + std::string(a.name);
+  });
+  return out;
+}
+
+}  // namespace strata::coll

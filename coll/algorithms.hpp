@@ -1,0 +1,38 @@
+// The registry of collective algorithms: every algorithm is a pure builder with a name, selectable by that name
+// (selection.hpp picks among the applicable ones). Each family of algorithms lives in algorithms/<family>.cpp and
+// lists itself through one function below.
+#pragma once
+#include <span>
+#include <string_view>
+
+#include "coll/args.hpp"
+#include "coll/schedule.hpp"
+
+namespace strata::coll {
+
+enum class Operation : int {
+  kBarrier, kBcast, kGather, kGatherv, kScatter, kScatterv, kAllgather, kAllgatherv, kAlltoall, kAlltoallv,
+  kAlltoallw, kReduce, kAllreduce, kReduceScatter, kReduceScatterBlock, kScan, kExscan,
+  kCount
+};
+
+const char* operation_name(Operation op);  // "bcast", "allreduce", ... (the info key suffix)
+
+struct Algorithm {
+  Operation operation;
+  const char* name;                  // "binomial", "ring", ...
+  void (*build)(const Args&, Schedule&);
+  bool (*applies)(const Args&);      // nullptr: any arguments (e.g. false for a non-commutative op it would reorder)
+};
+
+// The families (algorithms/*.cpp).
+std::span<const Algorithm> rooted_algorithms();      // barrier, bcast, gather(v), scatter(v)
+std::span<const Algorithm> exchange_algorithms();    // allgather(v), alltoall(v, w)
+std::span<const Algorithm> reduction_algorithms();   // reduce, allreduce, reduce_scatter(_block), scan, exscan
+
+// The algorithm of that name for the operation, or nullptr.
+const Algorithm* find_algorithm(Operation op, std::string_view name);
+// "a, b, c": the names for the operation, for error messages.
+std::string algorithm_names(Operation op);
+
+}  // namespace strata::coll

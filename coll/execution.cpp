@@ -1,0 +1,111 @@
+#include "coll/execution.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "datatype/pack.hpp"
+
+namespace strata::coll {
+
+Execution::Execution(const Schedule& schedule, Port& port)
+    : schedule_(schedule), port_(port), scratch_storage_(schedule.scratch_bytes() + 64) {
+  const auto raw = reinterpret_cast<std::uintptr_t>(scratch_storage_.data());
+  scratch_ = scratch_storage_.data() + ((64 - raw % 64) % 64);
+  const auto n = static_cast<int>(schedule.vertices().size());
+  deps_.resize(n);
+  in_flight_.reserve(n);
+  local_ready_.reserve(n);
+  port_.prepare(n, schedule.tags());
+}
+
+void* Execution::address(const Buf& b) {
+  return b.area == Buf::Area::kScratch ? scratch_ + b.at : reinterpret_cast<void*>(b.at);
+}
+
+void Execution::start() {
+  const std::vector<Vertex>& vs = schedule_.vertices();
+  remaining_ = static_cast<int>(vs.size());
+  error_ = 0;
+  message_.clear();
+  in_flight_.clear();
+  local_ready_.clear();
+  for (std::size_t i = 0; i < vs.size(); ++i) deps_[i] = vs[i].deps;
+  for (std::size_t i = 0; i < vs.size(); ++i)
+    if (vs[i].deps == 0) ready(static_cast<int>(i));
+  progress();
+}
+
+void Execution::ready(int id) {
+  const Vertex& v = schedule_.vertices()[id];
+  switch (v.kind) {
+    case Kind::kSend:
+      port_.send(id, v.peer, v.tag, address(v.a.buf), v.a.count, v.a.type);
+      in_flight_.push_back(id);
+      break;
+    case Kind::kRecv:
+      port_.recv(id, v.peer, v.tag, address(v.a.buf), v.a.count, v.a.type);
+      in_flight_.push_back(id);
+      break;
+    default:
+      local_ready_.push_back(id);
+  }
+}
+
+// Copies between two layouts of the same signature: straight when both are contiguous, else through the packed
+// stream.
+static void copy_data(const void* from, std::size_t from_count, const datatype::Datatype& from_type, void* to,
+                      std::size_t to_count, const datatype::Datatype& to_type) {
+  const std::size_t bytes = datatype::wire_bytes(from_type, from_count);
+  if (bytes == 0) return;
+  if (datatype::contiguous(to_type, to_count)) {
+    datatype::pack(from, from_count, from_type,
+                   reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(to) + to_type.true_lb));
+    return;
+  }
+  std::vector<char> stream(bytes);
+  datatype::pack(from, from_count, from_type, stream.data());
+  datatype::unpack(stream.data(), bytes, to_count, to_type, to);
+}
+
+bool Execution::progress() {
+  const std::vector<Vertex>& vs = schedule_.vertices();
+  for (bool moved = true; moved && !finished();) {  // until done, or nothing more can move now
+    moved = false;
+    while (!local_ready_.empty() && error_ == 0) {
+      const int id = local_ready_.back();
+      local_ready_.pop_back();
+      const Vertex& v = vs[id];
+      if (v.kind == Kind::kReduce)
+        datatype::reduce(*v.op, address(v.a.buf), address(v.b.buf), v.a.count, *v.a.type, v.type_handle);
+      else if (v.kind == Kind::kCopy)
+        copy_data(address(v.a.buf), v.a.count, *v.a.type, address(v.b.buf), v.b.count, *v.b.type);
+      else if (v.kind == Kind::kCallback)
+        v.callback();
+      completed(id);
+      moved = true;
+    }
+    if (in_flight_.empty()) continue;
+    port_.poll();
+    for (std::size_t i = 0; i < in_flight_.size();) {
+      const int id = in_flight_[i];
+      if (!port_.done(id, error_, message_)) {
+        ++i;
+        continue;
+      }
+      in_flight_[i] = in_flight_.back();
+      in_flight_.pop_back();
+      if (error_ == 0) completed(id);  // after a failure, only drain what is in flight
+      moved = true;
+    }
+  }
+  return finished();
+}
+
+void Execution::completed(int id) {
+  --remaining_;
+  for (VertexId n : schedule_.vertices()[id].next)
+    if (--deps_[n] == 0) ready(n);
+}
+
+}  // namespace strata::coll

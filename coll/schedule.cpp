@@ -1,0 +1,80 @@
+#include "coll/schedule.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace strata::coll {
+
+VertexId Schedule::add(Vertex v, std::span<const VertexId> after) {
+  const auto id = static_cast<VertexId>(vertices_.size());
+  v.deps = static_cast<int>(after.size());
+  if (v.kind == Kind::kSend || v.kind == Kind::kRecv) tags_ = std::max(tags_, v.tag + 1);
+  vertices_.push_back(std::move(v));
+  for (VertexId before : after) vertices_[before].next.push_back(id);
+  return id;
+}
+
+VertexId Schedule::send(const Data& what, int peer, int tag, std::span<const VertexId> after) {
+  Vertex v;
+  v.kind = Kind::kSend;
+  v.a = what;
+  v.peer = peer;
+  v.tag = tag;
+  return add(std::move(v), after);
+}
+
+VertexId Schedule::recv(const Data& where, int peer, int tag, std::span<const VertexId> after) {
+  Vertex v;
+  v.kind = Kind::kRecv;
+  v.a = where;
+  v.peer = peer;
+  v.tag = tag;
+  return add(std::move(v), after);
+}
+
+VertexId Schedule::reduce(const Data& in, const Data& inout, const datatype::Op* op, int type_handle,
+                          std::span<const VertexId> after) {
+  Vertex v;
+  v.kind = Kind::kReduce;
+  v.a = in;
+  v.b = inout;
+  v.op = op;
+  v.type_handle = type_handle;
+  return add(std::move(v), after);
+}
+
+VertexId Schedule::copy(const Data& from, const Data& to, std::span<const VertexId> after) {
+  Vertex v;
+  v.kind = Kind::kCopy;
+  v.a = from;
+  v.b = to;
+  return add(std::move(v), after);
+}
+
+VertexId Schedule::callback(std::function<void()> fn, std::span<const VertexId> after) {
+  Vertex v;
+  v.kind = Kind::kCallback;
+  v.callback = std::move(fn);
+  return add(std::move(v), after);
+}
+
+VertexId Schedule::join(std::span<const VertexId> after) { return add(Vertex{}, after); }
+
+Buf Schedule::scratch(std::size_t bytes) {
+  const std::size_t at = (scratch_bytes_ + 63) / 64 * 64;
+  scratch_bytes_ = at + bytes;
+  return Buf::scratch(at);
+}
+
+Data Schedule::temp(std::size_t count, const datatype::TypeRef& type) {
+  const std::ptrdiff_t extent = type->extent();
+  const std::ptrdiff_t data = type->true_ub - type->true_lb;
+  if (count == 0 || type->size == 0) return {scratch(0), count, type};
+  // Elements at i * extent for i in [0, count): from the lowest to the highest, whatever the extent's sign.
+  const std::ptrdiff_t span = static_cast<std::ptrdiff_t>(count - 1) * extent;
+  const std::ptrdiff_t low = type->true_lb + std::min<std::ptrdiff_t>(span, 0);
+  const Buf base = scratch(static_cast<std::size_t>(data + (span < 0 ? -span : span)));
+  return {base + (-low), count, type};
+}
+
+}  // namespace strata::coll

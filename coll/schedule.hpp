@@ -1,0 +1,106 @@
+// A collective as data: a DAG of vertices (send, receive, local reduce, copy, callback) with dependency counts.
+// Algorithms build schedules (algorithms/*.cpp) and never move data themselves; an Execution runs one (execution.hpp)
+// over a Port: the real transport, or an in-memory network of simulated ranks in the unit tests. The same built
+// schedule can run many times (persistent collectives): everything a run needs is in it, scratch included.
+//
+// Buffers are user memory (addresses fixed at build time, as the MPI call gave them) or the schedule's scratch (an
+// offset, so each Execution gets its own scratch). Tags are small integers local to the schedule: each run gets a
+// block of tags on the communicator's collective context, and a vertex's tag is an offset in that block. Two
+// messages between the same pair of ranks that may be in flight together must use different tags.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <span>
+#include <vector>
+
+#include "datatype/datatype.hpp"
+#include "datatype/op.hpp"
+
+namespace strata::coll {
+
+struct Buf {
+  enum class Area : uint8_t { kUser, kScratch };
+  Area area = Area::kUser;
+  std::uintptr_t at = 0;  // kUser: the address; kScratch: the offset into scratch
+
+  static Buf user(const void* p) { return {Area::kUser, reinterpret_cast<std::uintptr_t>(p)}; }
+  static Buf scratch(std::size_t offset) { return {Area::kScratch, offset}; }
+  Buf operator+(std::ptrdiff_t bytes) const { return {area, at + static_cast<std::uintptr_t>(bytes)}; }
+};
+
+// `count` elements of `type` at `buf`.
+struct Data {
+  Buf buf;
+  std::size_t count = 0;
+  datatype::TypeRef type;
+};
+
+// Elements [first, first + n) of `d`, one extent apart.
+inline Data elements(const Data& d, std::size_t first, std::size_t n) {
+  return {d.buf + static_cast<std::ptrdiff_t>(first) * d.type->extent(), n, d.type};
+}
+
+enum class Kind : uint8_t { kSend, kRecv, kReduce, kCopy, kCallback, kNop };
+
+using VertexId = int;
+
+struct Vertex {
+  Kind kind = Kind::kNop;
+  Data a;                            // send: what; recv: where; reduce: in; copy: from
+  Data b;                            // reduce: inout (b = a op b); copy: to
+  int peer = -1;                     // send/recv: rank in the communicator
+  int tag = 0;                       // send/recv: offset in the run's tag block
+  const datatype::Op* op = nullptr;  // reduce
+  int type_handle = 0;               // reduce: the MPI handle a user function receives
+  std::function<void()> callback;    // callback
+  int deps = 0;                      // vertices that must complete first
+  std::vector<VertexId> next;        // vertices that wait for this one
+};
+
+class Schedule {
+ public:
+  // Each adds a vertex that starts once every vertex in `after` has completed, and returns its id.
+  VertexId send(const Data& what, int peer, int tag, std::span<const VertexId> after = {});
+  VertexId recv(const Data& where, int peer, int tag, std::span<const VertexId> after = {});
+  VertexId reduce(const Data& in, const Data& inout, const datatype::Op* op, int type_handle,
+                  std::span<const VertexId> after = {});
+  VertexId copy(const Data& from, const Data& to, std::span<const VertexId> after = {});
+  VertexId callback(std::function<void()> fn, std::span<const VertexId> after = {});
+  VertexId join(std::span<const VertexId> after);  // a no-op: one id standing for several
+  // The same with a brace list: s.send(d, peer, tag, {v1, v2}).
+  VertexId send(const Data& what, int peer, int tag, std::initializer_list<VertexId> after) {
+    return send(what, peer, tag, std::span<const VertexId>(after.begin(), after.size()));
+  }
+  VertexId recv(const Data& where, int peer, int tag, std::initializer_list<VertexId> after) {
+    return recv(where, peer, tag, std::span<const VertexId>(after.begin(), after.size()));
+  }
+  VertexId reduce(const Data& in, const Data& inout, const datatype::Op* op, int type_handle,
+                  std::initializer_list<VertexId> after) {
+    return reduce(in, inout, op, type_handle, std::span<const VertexId>(after.begin(), after.size()));
+  }
+  VertexId copy(const Data& from, const Data& to, std::initializer_list<VertexId> after) {
+    return copy(from, to, std::span<const VertexId>(after.begin(), after.size()));
+  }
+  VertexId join(std::initializer_list<VertexId> after) {
+    return join(std::span<const VertexId>(after.begin(), after.size()));
+  }
+
+  // Reserves `bytes` of scratch (64-byte aligned) and returns its buffer.
+  Buf scratch(std::size_t bytes);
+  // Scratch for `count` elements of `type` laid out as in a user buffer (so gaps, lb and true_lb work as there).
+  Data temp(std::size_t count, const datatype::TypeRef& type);
+  std::size_t scratch_bytes() const { return scratch_bytes_; }
+  // Tags used: one more than the largest vertex tag.
+  int tags() const { return tags_; }
+  const std::vector<Vertex>& vertices() const { return vertices_; }
+
+ private:
+  VertexId add(Vertex v, std::span<const VertexId> after);
+  std::vector<Vertex> vertices_;
+  std::size_t scratch_bytes_ = 0;
+  int tags_ = 0;
+};
+
+}  // namespace strata::coll

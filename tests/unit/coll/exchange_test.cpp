@@ -1,0 +1,1 @@
+// placeholder: the exchange family's tests

@@ -1,0 +1,1 @@
+// placeholder: the reduction family's tests

@@ -1,0 +1,1 @@
+// placeholder: the rooted family's tests

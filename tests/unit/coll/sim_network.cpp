@@ -1,0 +1,77 @@
+#include "sim_network.hpp"
+
+#include "datatype/pack.hpp"
+
+namespace strata::coll::sim {
+
+void SimPort::prepare(int vertices, int) { pending_.assign(static_cast<std::size_t>(vertices), Pending{}); }
+
+void SimPort::send(int id, int peer, int tag, const void* buf, std::size_t count, const datatype::TypeRef& type) {
+  std::vector<char> bytes(datatype::wire_bytes(*type, count));
+  datatype::pack(buf, count, *type, bytes.data());
+  net_.mailbox[{rank_, peer, tag}].push_back(std::move(bytes));
+  ++net_.messages_sent;
+  pending_[id] = Pending{false, true, peer, tag, nullptr, 0, nullptr};
+}
+
+void SimPort::recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& type) {
+  pending_[id] = Pending{true, false, peer, tag, buf, count, type};
+}
+
+bool SimPort::done(int id, int& error, std::string& message) {
+  Pending& p = pending_[id];
+  if (p.complete) return true;
+  auto it = net_.mailbox.find({p.peer, rank_, p.tag});
+  if (it == net_.mailbox.end() || it->second.empty()) return false;
+  std::vector<char> bytes = std::move(it->second.front());
+  it->second.pop_front();
+  const std::size_t capacity = datatype::wire_bytes(*p.type, p.count);
+  if (bytes.size() > capacity) {
+    error = 15;  // MPI_ERR_TRUNCATE
+    message = "rank " + std::to_string(rank_) + ": " + std::to_string(bytes.size()) + " bytes from rank " +
+              std::to_string(p.peer) + " (tag " + std::to_string(p.tag) + ") into a " + std::to_string(capacity) +
+              "-byte receive";
+  }
+  datatype::unpack(bytes.data(), std::min(bytes.size(), capacity), p.count, *p.type, p.buf);
+  p.complete = true;
+  ++net_.messages_received;
+  return true;
+}
+
+SimNetwork::SimNetwork(int ranks) {
+  for (int r = 0; r < ranks; ++r) ports_.push_back(std::make_unique<SimPort>(*this, r));
+}
+
+std::string run_all(int ranks, const std::function<void(int, Schedule&)>& build) {
+  SimNetwork net(ranks);
+  std::vector<Schedule> schedules(static_cast<std::size_t>(ranks));
+  std::vector<std::unique_ptr<Execution>> runs;
+  for (int r = 0; r < ranks; ++r) {
+    build(r, schedules[r]);
+    runs.push_back(std::make_unique<Execution>(schedules[r], net.port(r)));
+  }
+  for (auto& run : runs) run->start();
+  for (;;) {
+    bool all = true;
+    const std::size_t before = net.messages_sent + net.messages_received;
+    for (auto& run : runs) {
+      if (!run->finished()) run->progress();
+      if (run->error() != 0) return run->message();
+      all = all && run->finished();
+    }
+    if (all) break;
+    if (net.messages_sent + net.messages_received == before) {  // a sweep where nothing moved: nothing ever will
+      std::string waiting;
+      for (int r = 0; r < ranks; ++r)
+        if (!runs[r]->finished()) waiting += (waiting.empty() ? "" : ", ") + std::to_string(r);
+      return "deadlock: ranks " + waiting + " still waiting";
+    }
+  }
+  for (auto& [key, queue] : net.mailbox)
+    if (!queue.empty())
+      return "message from rank " + std::to_string(std::get<0>(key)) + " to rank " + std::to_string(std::get<1>(key)) +
+             " with tag " + std::to_string(std::get<2>(key)) + " never received";
+  return "";
+}
+
+}  // namespace strata::coll::sim

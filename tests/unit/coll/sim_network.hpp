@@ -1,0 +1,61 @@
+// N simulated ranks in one process, for testing collective algorithms without processes: every rank's schedule runs
+// on a SimPort into one shared network. Sends are eager (packed when posted); a receive matches the oldest message
+// from its peer with its tag, as MPI's non-overtaking rule requires.
+#pragma once
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "coll/execution.hpp"
+#include "coll/port.hpp"
+#include "coll/schedule.hpp"
+
+namespace strata::coll::sim {
+
+class SimNetwork;
+
+class SimPort : public Port {
+ public:
+  SimPort(SimNetwork& net, int rank) : net_(net), rank_(rank) {}
+  void prepare(int vertices, int tags) override;
+  void send(int id, int peer, int tag, const void* buf, std::size_t count, const datatype::TypeRef& type) override;
+  void recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& type) override;
+  bool done(int id, int& error, std::string& message) override;
+
+ private:
+  struct Pending {
+    bool receiving = false;
+    bool complete = false;
+    int peer = 0, tag = 0;
+    void* buf = nullptr;
+    std::size_t count = 0;
+    datatype::TypeRef type;
+  };
+  SimNetwork& net_;
+  int rank_;
+  std::vector<Pending> pending_;
+};
+
+class SimNetwork {
+ public:
+  explicit SimNetwork(int ranks);
+  Port& port(int rank) { return *ports_[rank]; }
+  int size() const { return static_cast<int>(ports_.size()); }
+  // Messages posted and not yet received, per (source, destination, tag).
+  std::map<std::tuple<int, int, int>, std::deque<std::vector<char>>> mailbox;
+  std::size_t messages_sent = 0;
+  std::size_t messages_received = 0;
+
+ private:
+  std::vector<std::unique_ptr<SimPort>> ports_;
+};
+
+// Builds every rank's schedule with `build(rank, schedule)`, runs them all round-robin until each has finished,
+// and returns "" or what went wrong ("deadlock: ranks 1, 3 still waiting", a failed transfer's message).
+std::string run_all(int ranks, const std::function<void(int, Schedule&)>& build);
+
+}  // namespace strata::coll::sim
