@@ -28,6 +28,14 @@ const Algorithm* find_algorithm(Operation op, std::string_view name) {
   return found;
 }
 
+const Algorithm* first_applicable(Operation op, const Args& args) {
+  const Algorithm* found = nullptr;
+  for_each_algorithm([&](const Algorithm& a) {
+    if (found == nullptr && a.operation == op && (a.applies == nullptr || a.applies(args))) found = &a;
+  });
+  return found;
+}
+
 std::string algorithm_names(Operation op) {
   std::string out;
   for_each_algorithm([&](const Algorithm& a) {

@@ -32,6 +32,8 @@ std::span<const Algorithm> reduction_algorithms();   // reduce, allreduce, reduc
 
 // The algorithm of that name for the operation, or nullptr.
 const Algorithm* find_algorithm(Operation op, std::string_view name);
+// The first algorithm of the registry for the operation that applies to `args`, or nullptr.
+const Algorithm* first_applicable(Operation op, const Args& args);
 // "a, b, c": the names for the operation, for error messages.
 std::string algorithm_names(Operation op);
 

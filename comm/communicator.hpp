@@ -35,6 +35,7 @@ struct Communicator {
   std::vector<std::pair<int, void*>> attributes;           // (keyval, value), owned by api/
   std::optional<HwLevel> hw_level;  // set by hardware splits only
   uint32_t idups_started = 0;  // MPI_Comm_idup calls on this communicator, the same sequence on every member
+  uint32_t collectives_started = 0;  // collectives started on it (their tag blocks), the same on every member
 
   int world_rank(int r) const { return world_ranks[r]; }
   int slot() const { return static_cast<int>(context / kContextsPerComm); }

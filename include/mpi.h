@@ -493,6 +493,83 @@ STRATA_DECLARE(int, Get_address, (const void *location, MPI_Aint *address))
 STRATA_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
 STRATA_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
 
+/* Collectives (MPI-4.0 6.4 - 6.12), blocking and nonblocking */
+STRATA_DECLARE(int, Barrier, (MPI_Comm comm))
+STRATA_DECLARE(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
+STRATA_DECLARE(int, Ibcast,
+               (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int root, MPI_Comm comm))
+STRATA_DECLARE(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                              MPI_Comm comm))
+STRATA_DECLARE(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                               MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+STRATA_DECLARE(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+STRATA_DECLARE(int, Iscatterv,
+               (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Iallgatherv,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ialltoallv,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Request *request))
+STRATA_DECLARE(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+STRATA_DECLARE(int, Ialltoallw,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                             int root, MPI_Comm comm))
+STRATA_DECLARE(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                              int root, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Allreduce,
+               (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+STRATA_DECLARE(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                           MPI_Op op, MPI_Comm comm))
+STRATA_DECLARE(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+STRATA_DECLARE(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Scan,
+               (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+STRATA_DECLARE(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Exscan,
+               (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+STRATA_DECLARE(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Request *request))
+
 /* Reduction operators */
 STRATA_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
 STRATA_DECLARE(int, Op_free, (MPI_Op *op))

@@ -1,0 +1,114 @@
+#include "api/coll_launch.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "coll/collective.hpp"
+#include "runtime/progress.hpp"
+
+namespace strata::api {
+
+Check& root(Check& check, int root, const comm::Communicator& c) {
+  if (check.ok() && (root < 0 || root >= c.size))
+    check.fail(MPI_ERR_ROOT, "invalid root " + std::to_string(root) + " (the communicator has " +
+                                 std::to_string(c.size) + " ranks)");
+  return check;
+}
+
+Check& data(Check& check, const void* buf, int count, MPI_Datatype type, datatype::TypeRef& out) {
+  check.count(count).type(type, out).committed(type);
+  if (check.ok()) check.buffer(buf, count, out.get());
+  return check;
+}
+
+Check& reduction(Check& check, MPI_Op op, const datatype::Datatype& type, const datatype::Op*& out) {
+  if (!check.ok()) return check;
+  out = op_of(op);
+  if (out == nullptr) return check.fail(MPI_ERR_OP, "invalid operator handle " + std::to_string(op));
+  const Status s = datatype::check(*out, type);
+  if (!s.ok()) check.fail(s.error_class, s.message);
+  return check;
+}
+
+Check& counts(Check& check, const int* counts, const int* displs, int n, std::vector<int>& counts_out,
+              std::vector<int>& displs_out, const char* what) {
+  if (!check.ok()) return check;
+  if (counts == nullptr || (displs == nullptr && n > 0))
+    return check.fail(MPI_ERR_ARG, std::string(what) + "'s counts or displacements are NULL");
+  counts_out.assign(counts, counts + n);
+  if (displs != nullptr) displs_out.assign(displs, displs + n);
+  for (int i = 0; i < n; ++i)
+    if (counts[i] < 0)
+      return check.fail(MPI_ERR_COUNT, std::string(what) + "[" + std::to_string(i) + "] is negative (" +
+                                           std::to_string(counts[i]) + ")");
+  return check;
+}
+
+namespace {
+
+struct Pending {
+  std::unique_ptr<coll::Collective> collective;
+  ApiRequest* request;
+};
+
+std::vector<Pending>& pending() {
+  static std::vector<Pending> list;
+  return list;
+}
+
+void finish(Pending& p) {
+  ApiRequest& r = *p.request;
+  r.status = {MPI_ANY_SOURCE, MPI_ANY_TAG, p.collective->error(), 0, false};
+  r.failure = p.collective->message();
+  r.complete = true;
+}
+
+// Nonblocking collectives progress here, in any MPI call that waits or tests; they finish in any order.
+bool poll_pending(void*) {
+  bool moved = false;
+  std::vector<Pending>& list = pending();
+  for (std::size_t i = 0; i < list.size();) {
+    list[i].collective->progress();
+    if (!list[i].collective->finished()) {
+      ++i;
+      continue;
+    }
+    finish(list[i]);
+    list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+    moved = true;
+  }
+  if (list.empty()) runtime::remove_poller(poll_pending, nullptr);
+  return moved;
+}
+
+}  // namespace
+
+int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args args,
+           MPI_Request* request) {
+  if (!check.ok()) return check.raise();
+  args.rank = c.rank;
+  args.size = c.size;
+  const std::string* forced = c.hints.get(std::string("strata_coll_") + coll::operation_name(op));
+  std::unique_ptr<coll::Collective> collective;
+  const Status s = coll::Collective::create(op, std::move(args), {c.collective_context(), c.rank, c.world_ranks},
+                                            c.collectives_started++, forced ? *forced : std::string(), collective);
+  if (!s.ok()) return check.fail(s.error_class, s.message).raise();
+  collective->start();
+  if (request == nullptr) {
+    runtime::wait_until([&] { return collective->progress(); });
+    if (collective->error() != 0) return check.fail(collective->error(), collective->message()).raise();
+    return MPI_SUCCESS;
+  }
+  auto* r = new ApiRequest;
+  r->kind = transport::RequestKind::Recv;
+  r->collective = true;
+  r->comm = handle;
+  r->active = true;
+  *request = requests().add(r);
+  if (pending().empty()) runtime::add_poller(poll_pending, nullptr);
+  pending().push_back({std::move(collective), r});
+  return MPI_SUCCESS;
+}
+
+}  // namespace strata::api

@@ -1,0 +1,23 @@
+// What every collective entry point shares: argument checks beyond Check's own, and launching a collective as
+// blocking (request == nullptr: run to completion) or nonblocking (a request the progress engine completes).
+#pragma once
+#include "api/check.hpp"
+#include "coll/algorithms.hpp"
+
+namespace strata::api {
+
+Check& root(Check& check, int root, const comm::Communicator& c);
+// A committed type, a count >= 0 and a buffer for them (MPI_IN_PLACE is checked by the callers).
+Check& data(Check& check, const void* buf, int count, MPI_Datatype type, datatype::TypeRef& out);
+// An operator valid on `type` for a reduction.
+Check& reduction(Check& check, MPI_Op op, const datatype::Datatype& type, const datatype::Op*& out);
+// `n` counts (each >= 0) and displacements, copied.
+Check& counts(Check& check, const int* counts, const int* displs, int n, std::vector<int>& counts_out,
+              std::vector<int>& displs_out, const char* what);
+
+// Runs the collective to completion (request == nullptr) or starts it and hands out a request; raises any error
+// through the communicator's handler.
+int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args args,
+           MPI_Request* request);
+
+}  // namespace strata::api

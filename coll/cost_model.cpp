@@ -1,0 +1,134 @@
+#include "coll/cost_model.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <queue>
+#include <tuple>
+#include <vector>
+
+#include "datatype/pack.hpp"
+
+namespace strata::coll {
+namespace {
+
+struct Event {
+  double time;
+  int rank;
+  VertexId vertex;
+  bool operator>(const Event& o) const { return std::tie(time, rank, vertex) > std::tie(o.time, o.rank, o.vertex); }
+};
+
+class Simulation {
+ public:
+  Simulation(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
+             const std::function<int(int)>& node_of)
+      : parameters_(parameters), node_of_(node_of), schedules_(static_cast<std::size_t>(ranks)),
+        state_(static_cast<std::size_t>(ranks)) {
+    for (int r = 0; r < ranks; ++r) {
+      build(r, schedules_[r]);
+      const auto& vs = schedules_[r].vertices();
+      State& s = state_[r];
+      s.deps.resize(vs.size());
+      s.ready.assign(vs.size(), 0.0);
+      s.finish.assign(vs.size(), -1.0);
+      for (std::size_t v = 0; v < vs.size(); ++v) {
+        s.deps[v] = vs[v].deps;
+        if (vs[v].deps == 0) events_.push({0.0, r, static_cast<VertexId>(v)});
+      }
+    }
+  }
+
+  double run() {
+    double end = 0;
+    while (!events_.empty()) {
+      const Event e = events_.top();
+      events_.pop();
+      start(e);
+    }
+    for (const State& s : state_)
+      for (double f : s.finish) {
+        if (f < 0) return -1;  // never completed
+        end = std::max(end, f);
+      }
+    return end;
+  }
+
+ private:
+  struct State {
+    std::vector<int> deps;
+    std::vector<double> ready, finish;
+    double cpu_free = 0, send_free = 0, recv_free = 0;
+  };
+  using Channel = std::tuple<int, int, int>;  // source, destination, tag
+
+  static std::size_t bytes(const Data& d) { return datatype::wire_bytes(*d.type, d.count); }
+
+  void start(const Event& e) {
+    const Vertex& v = schedules_[e.rank].vertices()[e.vertex];
+    State& s = state_[e.rank];
+    switch (v.kind) {
+      case Kind::kSend:
+        sends_[{e.rank, v.peer, v.tag}].push_back(e);
+        match({e.rank, v.peer, v.tag});
+        return;
+      case Kind::kRecv:
+        recvs_[{v.peer, e.rank, v.tag}].push_back(e);
+        match({v.peer, e.rank, v.tag});
+        return;
+      case Kind::kReduce: {
+        const double begin = std::max(e.time, s.cpu_free);
+        s.cpu_free = begin + static_cast<double>(bytes(v.a)) * parameters_.gamma;
+        finish(e.rank, e.vertex, s.cpu_free);
+        return;
+      }
+      default:
+        finish(e.rank, e.vertex, e.time);
+    }
+  }
+
+  // The oldest ready send and receive of a channel meet: one transfer on the two ports.
+  void match(const Channel& c) {
+    auto& ss = sends_[c];
+    auto& rs = recvs_[c];
+    while (!ss.empty() && !rs.empty()) {
+      const Event send = ss.front(), recv = rs.front();
+      ss.pop_front();
+      rs.pop_front();
+      State& from = state_[send.rank];
+      State& to = state_[recv.rank];
+      const Link& link = node_of_(send.rank) == node_of_(recv.rank) ? parameters_.same_node : parameters_.other_node;
+      const Vertex& v = schedules_[send.rank].vertices()[send.vertex];
+      const double begin = std::max({send.time, recv.time, from.send_free, to.recv_free});
+      const double end = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
+      from.send_free = to.recv_free = end;
+      finish(send.rank, send.vertex, end);
+      finish(recv.rank, recv.vertex, end);
+    }
+  }
+
+  void finish(int rank, VertexId id, double time) {
+    State& s = state_[rank];
+    s.finish[id] = time;
+    for (VertexId n : schedules_[rank].vertices()[id].next) {
+      s.ready[n] = std::max(s.ready[n], time);
+      if (--s.deps[n] == 0) events_.push({s.ready[n], rank, n});
+    }
+  }
+
+  const CostParameters& parameters_;
+  const std::function<int(int)>& node_of_;
+  std::vector<Schedule> schedules_;
+  std::vector<State> state_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  std::map<Channel, std::deque<Event>> sends_, recvs_;
+};
+
+}  // namespace
+
+double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
+               const std::function<int(int)>& node_of) {
+  return Simulation(ranks, build, parameters, node_of).run();
+}
+
+}  // namespace strata::coll

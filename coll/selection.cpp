@@ -1,0 +1,110 @@
+#include "coll/selection.hpp"
+
+#include <cctype>
+#include <cstdlib>
+#include <limits>
+
+namespace strata::coll {
+namespace {
+
+constexpr int kErrArg = 13;  // MPI_ERR_ARG
+constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
+
+// The default table: for each operation, rules in order; the first whose bounds hold and whose algorithm applies
+// wins. Provisional values from the algorithms' costs (log-depth for small messages, bandwidth-optimal for
+// large); bench/run-coll measures them.
+struct Rule {
+  Operation op;
+  std::size_t max_bytes;  // one rank's block
+  int min_ranks;
+  const char* name;
+};
+
+constexpr Rule kRules[] = {
+    {Operation::kBarrier, kAny, 1, "dissemination"},
+    {Operation::kBcast, 16384, 1, "binomial"},
+    {Operation::kBcast, kAny, 4, "scatter_allgather"},
+    {Operation::kBcast, kAny, 1, "binomial"},
+    {Operation::kGather, 4096, 1, "binomial"},
+    {Operation::kGather, kAny, 1, "linear"},
+    {Operation::kScatter, 4096, 1, "binomial"},
+    {Operation::kScatter, kAny, 1, "linear"},
+    {Operation::kAllgather, 8192, 1, "recursive_doubling"},
+    {Operation::kAllgather, 8192, 1, "bruck"},
+    {Operation::kAllgather, kAny, 1, "ring"},
+    {Operation::kAllgatherv, kAny, 1, "ring"},
+    {Operation::kAlltoall, 256, 1, "bruck"},
+    {Operation::kAlltoall, kAny, 1, "pairwise"},
+    {Operation::kAlltoallv, kAny, 1, "pairwise"},
+    {Operation::kAlltoallw, kAny, 1, "pairwise"},
+    {Operation::kReduce, 65536, 1, "binomial"},
+    {Operation::kReduce, kAny, 4, "reduce_scatter_gather"},
+    {Operation::kReduce, kAny, 1, "binomial"},
+    {Operation::kAllreduce, 8192, 1, "recursive_doubling"},
+    {Operation::kAllreduce, kAny, 4, "rabenseifner"},
+    {Operation::kAllreduce, kAny, 1, "recursive_doubling"},
+    {Operation::kReduceScatter, kAny, 1, "ring"},
+    {Operation::kReduceScatter, kAny, 1, "pairwise"},
+    {Operation::kReduceScatterBlock, kAny, 1, "ring"},
+    {Operation::kReduceScatterBlock, kAny, 1, "pairwise"},
+    {Operation::kScan, kAny, 1, "recursive_doubling"},
+    {Operation::kExscan, kAny, 1, "recursive_doubling"},
+};
+
+bool applies(const Algorithm& a, const Args& args) { return a.applies == nullptr || a.applies(args); }
+
+Status forced_algorithm(Operation op, const Args& args, const std::string& name, const char* source,
+                        const Algorithm*& out) {
+  out = find_algorithm(op, name);
+  const std::string where = std::string(source) + " asks for " + operation_name(op) + " algorithm \"" + name + "\"";
+  if (out == nullptr)
+    return error(kErrArg, where + ", which does not exist; valid names: " + algorithm_names(op));
+  if (!applies(*out, args))
+    return error(kErrArg, where + ", which does not apply here (e.g. a non-commutative operator, or a "
+                                  "communicator size it does not support); valid names: " + algorithm_names(op));
+  return Status::success();
+}
+
+std::string environment_name(Operation op) {
+  std::string name = std::string("STRATA_COLL_") + operation_name(op);
+  for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return name;
+}
+
+}  // namespace
+
+std::size_t message_bytes(Operation op, const Args& args) {
+  switch (op) {
+    case Operation::kBarrier: return 0;
+    case Operation::kGatherv: case Operation::kScatterv: case Operation::kAllgatherv: case Operation::kAlltoallv:
+    case Operation::kAlltoallw: case Operation::kReduceScatter: {
+      std::size_t total = 0;  // the average block
+      for (int n : args.recvcounts) total += static_cast<std::size_t>(n);
+      const auto* type = args.recvtype ? args.recvtype.get() : nullptr;
+      return args.recvcounts.empty() || type == nullptr ? 0 : total * type->size / args.recvcounts.size();
+    }
+    default:
+      return args.recvtype ? args.recvcount * args.recvtype->size : 0;
+  }
+}
+
+Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out) {
+  if (!forced.empty()) return forced_algorithm(op, args, forced, "the communicator's info", out);
+  const std::string variable = environment_name(op);
+  if (const char* env = std::getenv(variable.c_str()); env != nullptr && *env != '\0')
+    return forced_algorithm(op, args, env, variable.c_str(), out);
+  const std::size_t bytes = message_bytes(op, args);
+  for (const Rule& rule : kRules) {
+    if (rule.op != op || bytes > rule.max_bytes || args.size < rule.min_ranks) continue;
+    const Algorithm* a = find_algorithm(op, rule.name);
+    if (a != nullptr && applies(*a, args)) {
+      out = a;
+      return Status::success();
+    }
+  }
+  out = first_applicable(op, args);
+  if (out == nullptr) return error(kErrArg, std::string("no ") + operation_name(op) + " algorithm applies");
+  return Status::success();
+}
+
+}  // namespace strata::coll

@@ -1,0 +1,20 @@
+// Which algorithm runs a collective: forced by name (the communicator's info key `strata_coll_<operation>`, then
+// the environment variable STRATA_COLL_<OPERATION>), else the first rule of the default table that matches the
+// operation, message size and communicator size and whose algorithm applies to the arguments, else the first
+// applicable algorithm of the registry. A forced name that does not exist, or does not apply, is an error that
+// lists the valid names.
+#pragma once
+#include <string>
+
+#include "coll/algorithms.hpp"
+#include "runtime/status.hpp"
+
+namespace strata::coll {
+
+// `forced`: the info value for the operation on the communicator, or "" when it has none.
+Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out);
+
+// The bytes that decide between algorithms: one rank's block (count x type size) of the operation.
+std::size_t message_bytes(Operation op, const Args& args);
+
+}  // namespace strata::coll
