@@ -1,8 +1,8 @@
 #include "comm/internal_collectives.hpp"
 
-#include <algorithm>
-#include <cstring>
-
+#include "coll/algorithms.hpp"
+#include "coll/execution.hpp"
+#include "coll/transport_port.hpp"
 #include "datatype/predefined.hpp"
 #include "runtime/progress.hpp"
 #include "transport/engine.hpp"
@@ -13,15 +13,6 @@ namespace {
 const datatype::TypeRef& bytes_type() {
   static const datatype::TypeRef type = datatype::predefined(datatype::kByte);
   return type;
-}
-
-// Sends `out` to member `to` while receiving `in` from member `from`.
-void exchange(const View& v, int to, const void* out, std::size_t out_n, int from, void* in, std::size_t in_n,
-              int tag) {
-  transport::Request send, recv;
-  post_recv(recv, v, from, in, in_n, tag);
-  post_send(send, v, to, out, out_n, tag);
-  runtime::wait_until([&] { return send.complete && recv.complete; });
 }
 
 }  // namespace
@@ -49,20 +40,24 @@ void post_recv(transport::Request& r, const View& v, int from, void* buf, std::s
   transport::engine().start_recv(&r);
 }
 
+// Bruck's allgather from the collective engine, on the view's context with this call's own tags.
 std::vector<char> allgather(const View& v, const std::vector<char>& mine, int tag) {
-  const int p = v.size();
   const std::size_t n = mine.size();
-  // Blocks in rotated order: block i belongs to member (rank + i) % p.
-  std::vector<char> rotated(n * p);
-  std::memcpy(rotated.data(), mine.data(), n);
-  for (int have = 1; have < p; have *= 2) {
-    const int count = std::min(have, p - have);
-    const int to = (v.rank - have + p) % p, from = (v.rank + have) % p;
-    exchange(v, to, rotated.data(), n * count, from, rotated.data() + n * have, n * count, tag);
-  }
-  std::vector<char> result(n * p);
-  for (int i = 0; i < p; ++i) std::memcpy(result.data() + n * ((v.rank + i) % p), rotated.data() + n * i, n);
-  return result;
+  std::vector<char> all(n * static_cast<std::size_t>(v.size()));
+  coll::Args a;
+  a.rank = v.rank;
+  a.size = v.size();
+  a.sendbuf = mine.data();
+  a.recvbuf = all.data();
+  a.sendcount = a.recvcount = n;
+  a.sendtype = a.recvtype = bytes_type();
+  coll::Schedule schedule;
+  coll::find_algorithm(coll::Operation::kAllgather, "bruck")->build(a, schedule);
+  coll::TransportPort port({v.context, v.rank, *v.world_ranks}, tag);
+  coll::Execution run(schedule, port);
+  run.start();
+  runtime::wait_until([&] { return run.progress(); });
+  return all;
 }
 
 }  // namespace strata::comm

@@ -1,6 +1,6 @@
-// The few collectives communicator creation needs, written directly over point-to-point (the collective engine
-// replaces them later). They run on a View: the members' world ranks and a context that user traffic never uses
-// (a communicator's collective context), with tags of their own.
+// The few collectives communicator creation needs, on a View: the members' world ranks and a context that user
+// traffic never uses (a communicator's collective context), with tags of their own. The allgather runs on the
+// collective engine (coll/, as ../shared/DESIGN.md allows comm/ to); the idup agreement's messages are posted here.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -17,7 +17,8 @@ struct View {
   int size() const { return static_cast<int>(world_ranks->size()); }
 };
 
-// Every member's `mine` (all the same length), in member order. Bruck's allgather: ceil(log2 p) rounds.
+// Every member's `mine` (all the same length), in member order. Bruck's allgather: ceil(log2 p) rounds, tags
+// `tag` .. `tag` + ceil(log2 p).
 std::vector<char> allgather(const View& v, const std::vector<char>& mine, int tag);
 
 // Nonblocking bytes to / from member `to` / `from` of `v`; `r` completes through the progress engine.
@@ -25,7 +26,7 @@ void post_send(transport::Request& r, const View& v, int to, const void* buf, st
 void post_recv(transport::Request& r, const View& v, int from, void* buf, std::size_t n, int tag);
 
 // Internal tags: negative, so they can never meet a user tag on a context shared with user-visible operations.
-constexpr int kTagAllgather = -100;
+constexpr int kTagAllgather = -1000;  // up to -1000 + 64
 constexpr int kTagAgree = -101;
 constexpr int kTagIdupBase = -(1 << 16);  // minus a sequence number: one tag per idup pending on a communicator
 
