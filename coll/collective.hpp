@@ -12,9 +12,6 @@
 
 namespace strata::coll {
 
-// Tags per collective: the largest tag offset a schedule may use is kTagsPerCollective - 1.
-constexpr int kTagsPerCollective = 1 << 12;
-
 // The tag block of the `sequence`-th collective started on a communicator (every member counts the same).
 inline int tag_base(uint32_t sequence) {
   return static_cast<int>(sequence % (0x7fffffffu / kTagsPerCollective)) * kTagsPerCollective;

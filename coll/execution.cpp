@@ -13,6 +13,7 @@ Execution::Execution(const Schedule& schedule, Port& port)
   const auto raw = reinterpret_cast<std::uintptr_t>(scratch_storage_.data());
   scratch_ = scratch_storage_.data() + ((64 - raw % 64) % 64);
   const auto n = static_cast<int>(schedule.vertices().size());
+  remaining_ = n;  // not finished before its first start
   deps_.resize(n);
   in_flight_.reserve(n);
   local_ready_.reserve(n);

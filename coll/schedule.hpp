@@ -20,6 +20,9 @@
 
 namespace strata::coll {
 
+// The largest number of tags one schedule may use: each run gets a block of this many on its communicator.
+constexpr int kTagsPerCollective = 1 << 12;
+
 struct Buf {
   enum class Area : uint8_t { kUser, kScratch };
   Area area = Area::kUser;

@@ -1,7 +1,365 @@
+// The rooted family: barrier, bcast, gather(v) and scatter(v) as schedule builders, and their registry table.
+// Trees are built over ranks relative to the root (vrank = (rank - root) mod p), so every root uses the same shapes.
+//
+// Costs (alpha-beta model; p ranks, n bytes: the whole buffer for bcast, one rank's block for gather/scatter):
+//   barrier   linear              2(p-1) alpha at rank 0
+//   barrier   dissemination       ceil(log2 p) alpha
+//   barrier   recursive_doubling  (log2 p' + 2) alpha, p' the largest power of two <= p (+2 for the fold)
+//   bcast     linear              (p-1)(alpha + n beta) at the root
+//   bcast     binomial            ceil(log2 p)(alpha + n beta)
+//   bcast     knomial             (k-1) ceil(log_k p)(alpha + n beta)
+//   bcast     pipeline            (p + S - 2)(alpha + n/S beta), S segments of segment_bytes
+//   bcast     scatter_allgather   (log2 p + p - 1) alpha + 2 (p-1)/p n beta   (van de Geijn)
+//   gather    linear              (p-1)(alpha + n beta) at the root          (gatherv, scatter, scatterv: the same)
+//   gather    binomial            ceil(log2 p) alpha + (p-1) n beta          (scatter: the same)
+#include <algorithm>
+#include <vector>
+
 #include "coll/algorithms.hpp"
+#include "datatype/predefined.hpp"
 
 namespace strata::coll {
+namespace {
 
-std::span<const Algorithm> rooted_algorithms() { return {}; }
+constexpr VertexId kNone = -1;  // "no vertex": data that is there from the start
+
+// ---- Pattern maths: who talks to whom, apart from any data -------------------------------------------------------
+
+int relative(int rank, int root, int p) { return (rank - root + p) % p; }
+int absolute(int vrank, int root, int p) { return (vrank + root) % p; }
+
+// A node of the k-nomial tree over vranks [0, p) rooted at 0 (binomial: k = 2). A node's subtree is the vranks
+// [vrank, vrank + span); a child's subtree is one contiguous run inside it, so a gather or scatter through the tree
+// moves each subtree's blocks as one message.
+struct Child {
+  int vrank;
+  int span;
+};
+struct TreeNode {
+  int parent = -1;  // vrank, -1 at the root
+  int span = 0;
+  std::vector<Child> children;  // largest subtrees first: they have the most work left below them
+};
+
+TreeNode knomial_node(int vrank, int p, int k) {
+  TreeNode node;
+  // `level`: the weight of vrank's lowest nonzero base-k digit, which its parent clears; for the root, the first
+  // power of k >= p. Below it, vrank's subtree holds vrank + j m for every lower weight m and digit j.
+  long long level = 1;
+  while (level < p && vrank % (k * level) == 0) level *= k;
+  if (vrank != 0) node.parent = static_cast<int>(vrank - vrank % (k * level));
+  node.span = static_cast<int>(std::min<long long>(vrank == 0 ? p : level, p - vrank));
+  for (long long m = level / k; m >= 1; m /= k)
+    for (long long j = 1; j < k && vrank + j * m < p; ++j) {
+      const long long child = vrank + j * m;
+      node.children.push_back({static_cast<int>(child), static_cast<int>(std::min<long long>(m, p - child))});
+    }
+  return node;
+}
+
+// The blocks of vranks [first, first + n) lie in the root's buffer by rank: one run of ranks, or two when the range
+// passes rank p - 1 and continues at rank 0. `offset` is the run's first block within the range.
+struct Run {
+  int offset;
+  int rank;
+  int n;
+};
+std::vector<Run> runs_by_rank(int first, int n, int root, int p) {
+  const int start = absolute(first, root, p);
+  if (start + n <= p) return {{0, start, n}};
+  return {{0, start, p - start}, {p - start, 0, n - (p - start)}};
+}
+
+// ---- Data helpers -------------------------------------------------------------------------------------------------
+
+Data user(const void* buf, std::size_t count, const datatype::TypeRef& type) { return {Buf::user(buf), count, type}; }
+bool empty(const Data& d) { return d.count == 0 || d.type->size == 0; }
+Data send_data(const Args& a) { return user(a.sendbuf, a.sendcount, a.sendtype); }
+Data recv_data(const Args& a) { return user(a.recvbuf, a.recvcount, a.recvtype); }  // bcast's buffer too
+std::vector<VertexId> after(VertexId v) { return v == kNone ? std::vector<VertexId>{} : std::vector<VertexId>{v}; }
+
+// A zero-byte message: a barrier's only content is that it arrived.
+Data token() {
+  static const char nothing = 0;
+  return user(&nothing, 0, datatype::predefined(datatype::kByte));
+}
+
+// ---- Barrier ------------------------------------------------------------------------------------------------------
+
+// Everyone reports to rank 0, which releases everyone once all have reported.
+void barrier_linear(const Args& a, Schedule& s) {
+  if (a.rank != 0) {
+    s.send(token(), 0, 0);
+    s.recv(token(), 0, 0);
+    return;
+  }
+  std::vector<VertexId> arrived;
+  for (int r = 1; r < a.size; ++r) arrived.push_back(s.recv(token(), r, 0));
+  const VertexId all = s.join(arrived);
+  for (int r = 1; r < a.size; ++r) s.send(token(), r, 0, {all});
+}
+
+// Hensgen, Finkel, Manber 1988: in round k, tell rank + 2^k and hear from rank - 2^k; after ceil(log2 p) rounds every
+// rank has heard, transitively, from every other. A round's send waits for every earlier round's news.
+void barrier_dissemination(const Args& a, Schedule& s) {
+  VertexId heard = kNone;  // every receive so far: what a round passes on is all the rank has heard
+  for (int round = 0, d = 1; d < a.size; ++round, d *= 2) {
+    s.send(token(), (a.rank + d) % a.size, round, after(heard));
+    const VertexId got = s.recv(token(), (a.rank - d + a.size) % a.size, round);
+    heard = heard == kNone ? got : s.join({heard, got});
+  }
+}
+
+// Pairwise exchanges with partner newrank ^ 2^k among the largest power of two p' <= p. The first 2(p - p') ranks
+// fold in pairs beforehand (the even one reports to the odd one and sits out) and are released afterwards.
+void barrier_recursive_doubling(const Args& a, Schedule& s) {
+  const int p = a.size, r = a.rank;
+  int pof2 = 1, rounds = 0;
+  while (pof2 * 2 <= p) pof2 *= 2, ++rounds;
+  const int rem = p - pof2;
+  const int kFold = 0, kRelease = rounds + 1;  // exchange round k uses tag k + 1
+  if (r < 2 * rem && r % 2 == 0) {
+    s.send(token(), r + 1, kFold);
+    s.recv(token(), r + 1, kRelease);
+    return;
+  }
+  VertexId heard = r < 2 * rem ? s.recv(token(), r - 1, kFold) : kNone;
+  const int newrank = r < 2 * rem ? r / 2 : r - rem;
+  for (int k = 0; k < rounds; ++k) {
+    const int partner_new = newrank ^ (1 << k);
+    const int partner = partner_new < rem ? 2 * partner_new + 1 : partner_new + rem;
+    s.send(token(), partner, k + 1, after(heard));
+    const VertexId got = s.recv(token(), partner, k + 1);
+    heard = heard == kNone ? got : s.join({heard, got});
+  }
+  if (r < 2 * rem) s.send(token(), r - 1, kRelease, after(heard));
+}
+
+// ---- Bcast --------------------------------------------------------------------------------------------------------
+
+// The whole buffer down a k-nomial tree: receive from the parent, then forward to the children.
+void bcast_tree(const Args& a, Schedule& s, int k) {
+  const Data all = recv_data(a);
+  if (empty(all)) return;
+  const int p = a.size;
+  const TreeNode node = knomial_node(relative(a.rank, a.root, p), p, k);
+  const VertexId got = node.parent < 0 ? kNone : s.recv(all, absolute(node.parent, a.root, p), 0);
+  for (const Child& c : node.children) s.send(all, absolute(c.vrank, a.root, p), 0, after(got));
+}
+
+// A p-nomial tree is the flat one: the root sends to everyone.
+void bcast_linear(const Args& a, Schedule& s) { bcast_tree(a, s, std::max(a.size, 2)); }
+void bcast_binomial(const Args& a, Schedule& s) { bcast_tree(a, s, 2); }
+void bcast_knomial(const Args& a, Schedule& s) { bcast_tree(a, s, a.radix >= 2 ? a.radix : 4); }
+
+// Down the chain root, root + 1, ... in segments: segment j leaves a rank as soon as it has arrived there, so after
+// p - 1 steps of fill every link carries a segment at once.
+//
+//   step:      1    2    3    4    5
+//   v0 -> v1   s0   s1   s2
+//   v1 -> v2        s0   s1   s2
+//   v2 -> v3             s0   s1   s2
+void bcast_pipeline(const Args& a, Schedule& s) {
+  const Data all = recv_data(a);
+  if (empty(all)) return;
+  const int p = a.size, vrank = relative(a.rank, a.root, p);
+  const std::size_t bytes = a.segment_bytes > 0 ? a.segment_bytes : 64 * 1024;
+  // Whole elements per segment; a huge buffer gets larger segments rather than more segments than there are tags
+  // (reusing one while its first message may still be in flight could mismatch them).
+  const std::size_t per_segment =
+      std::max({std::size_t{1}, bytes / all.type->size, (all.count + kTagsPerCollective - 1) / kTagsPerCollective});
+  int segment = 0;  // the tag: the receiver posts every segment's receive at once
+  for (std::size_t first = 0; first < all.count; first += per_segment, ++segment) {
+    const Data part = elements(all, first, std::min(per_segment, all.count - first));
+    const VertexId got = vrank == 0 ? kNone : s.recv(part, absolute(vrank - 1, a.root, p), segment);
+    if (vrank + 1 < p) s.send(part, absolute(vrank + 1, a.root, p), segment, after(got));
+  }
+}
+
+// Van de Geijn (Barnett et al. 1994): a binomial scatter of p blocks of ceil(count / p) elements (the last ones short
+// or empty), then a ring allgather. Each rank already holds its scatter subtree's blocks, so the ring skips those:
+// the left neighbour knows the tree too and does not send them.
+void bcast_scatter_allgather(const Args& a, Schedule& s) {  // tags: 0 for the scatter, 1 + step for the ring
+  const Data all = recv_data(a);
+  if (empty(all)) return;
+  const int p = a.size, vrank = relative(a.rank, a.root, p);
+  const std::size_t piece = (all.count + p - 1) / p;
+  auto blocks = [&](int first, int n) {  // vrank blocks [first, first + n) of the buffer
+    const std::size_t from = std::min(all.count, first * piece), to = std::min(all.count, (first + n) * piece);
+    return elements(all, from, to - from);
+  };
+  const TreeNode node = knomial_node(vrank, p, 2);
+  const Data mine = blocks(vrank, node.span);
+  const VertexId got =
+      node.parent < 0 || empty(mine) ? kNone : s.recv(mine, absolute(node.parent, a.root, p), 0);
+  for (const Child& c : node.children)
+    if (const Data theirs = blocks(c.vrank, c.span); !empty(theirs))
+      s.send(theirs, absolute(c.vrank, a.root, p), 0, after(got));
+
+  const int right = (vrank + 1) % p, left = (vrank - 1 + p) % p;
+  const int right_span = knomial_node(right, p, 2).span;
+  std::vector<VertexId> ready(p, kNone);  // the vertex after which block b is here
+  for (int b = vrank; b < vrank + node.span; ++b) ready[b] = got;
+  for (int step = 0; step < p - 1; ++step) {
+    const int out = (vrank - step + p) % p, in = (vrank - step - 1 + p) % p;
+    if (const Data d = blocks(out, 1); !empty(d) && !(out >= right && out < right + right_span))
+      s.send(d, absolute(right, a.root, p), step + 1, after(ready[out]));
+    if (const Data d = blocks(in, 1); !empty(d) && !(in >= vrank && in < vrank + node.span))
+      ready[in] = s.recv(d, absolute(left, a.root, p), step + 1);
+  }
+}
+
+// ---- Gather, Scatter ----------------------------------------------------------------------------------------------
+
+// Where the root's blocks lie: ranks [first, first + n) at first * count in a Gather's recvbuf or a Scatter's
+// sendbuf, or one rank's block at its displacement in the v variants.
+Data at(const void* buf, const datatype::TypeRef& type, std::ptrdiff_t displacement, std::size_t count) {
+  return {Buf::user(buf) + displacement * type->extent(), count, type};
+}
+Data gather_blocks(const Args& a, int first, int n) {
+  return at(a.recvbuf, a.recvtype, static_cast<std::ptrdiff_t>(first * a.recvcount), n * a.recvcount);
+}
+Data scatter_blocks(const Args& a, int first, int n) {
+  return at(a.sendbuf, a.sendtype, static_cast<std::ptrdiff_t>(first * a.sendcount), n * a.sendcount);
+}
+Data gather_block(const Args& a, int r) { return gather_blocks(a, r, 1); }
+Data scatter_block(const Args& a, int r) { return scatter_blocks(a, r, 1); }
+Data gatherv_block(const Args& a, int r) { return at(a.recvbuf, a.recvtype, a.rdispls[r], a.recvcounts[r]); }
+Data scatterv_block(const Args& a, int r) { return at(a.sendbuf, a.sendtype, a.sdispls[r], a.sendcounts[r]); }
+
+// Rank r's block goes straight to or from the root; the root's own block is copied unless it is in place.
+template <class Block>
+void gather_linear_with(const Args& a, Schedule& s, Block block) {
+  if (a.rank != a.root) {
+    if (const Data mine = send_data(a); !empty(mine)) s.send(mine, a.root, 0);
+    return;
+  }
+  for (int r = 0; r < a.size; ++r) {
+    const Data to = block(a, r);
+    if (empty(to) || (r == a.root && a.in_place)) continue;
+    if (r == a.root) s.copy(send_data(a), to);
+    else s.recv(to, r, 0);
+  }
+}
+
+template <class Block>
+void scatter_linear_with(const Args& a, Schedule& s, Block block) {
+  if (a.rank != a.root) {
+    if (const Data mine = recv_data(a); !empty(mine)) s.recv(mine, a.root, 0);
+    return;
+  }
+  for (int r = 0; r < a.size; ++r) {
+    const Data from = block(a, r);
+    if (empty(from) || (r == a.root && a.in_place)) continue;
+    if (r == a.root) s.copy(from, recv_data(a));
+    else s.send(from, r, 0);
+  }
+}
+
+void gather_linear(const Args& a, Schedule& s) { gather_linear_with(a, s, gather_block); }
+void gatherv_linear(const Args& a, Schedule& s) { gather_linear_with(a, s, gatherv_block); }
+void scatter_linear(const Args& a, Schedule& s) { scatter_linear_with(a, s, scatter_block); }
+void scatterv_linear(const Args& a, Schedule& s) { scatter_linear_with(a, s, scatterv_block); }
+
+// The root's side of a binomial gather or scatter: one message per child subtree (two when its ranks wrap past
+// p - 1; the run index is the tag), straight into or out of the user buffer in rank order.
+template <class Move>
+void binomial_root(const Args& a, const TreeNode& node, Move move) {
+  for (const Child& c : node.children) {
+    const std::vector<Run> runs = runs_by_rank(c.vrank, c.span, a.root, a.size);
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      move(absolute(c.vrank, a.root, a.size), static_cast<int>(i), runs[i].rank, runs[i].n);
+  }
+}
+
+// The runs a non-root exchanges with its parent: offsets into its subtree's blocks, split as the root splits them.
+std::vector<Run> runs_to_parent(const Args& a, const TreeNode& node, int vrank) {
+  if (node.parent == 0) return runs_by_rank(vrank, node.span, a.root, a.size);
+  return {{0, 0, node.span}};
+}
+
+// Interior ranks collect their subtree's blocks in scratch laid out like sendcount x sendtype per rank (recvtype is
+// only significant at the root), own block first, and pass them up in one message.
+void gather_binomial(const Args& a, Schedule& s) {
+  const int p = a.size, vrank = relative(a.rank, a.root, p);
+  const TreeNode node = knomial_node(vrank, p, 2);
+  if (vrank == 0) {
+    if (empty(gather_block(a, a.root))) return;
+    if (!a.in_place) s.copy(send_data(a), gather_block(a, a.root));
+    binomial_root(a, node, [&](int child, int tag, int rank, int n) {
+      s.recv(gather_blocks(a, rank, n), child, tag);
+    });
+    return;
+  }
+  const Data mine = send_data(a);
+  if (empty(mine)) return;
+  Data up = mine;
+  std::vector<VertexId> parts;
+  if (!node.children.empty()) {
+    up = s.temp(node.span * a.sendcount, a.sendtype);
+    parts.push_back(s.copy(mine, elements(up, 0, a.sendcount)));
+    for (const Child& c : node.children)
+      parts.push_back(s.recv(elements(up, (c.vrank - vrank) * a.sendcount, c.span * a.sendcount),
+                             absolute(c.vrank, a.root, p), 0));
+  }
+  const VertexId collected = parts.empty() ? kNone : s.join(parts);
+  const std::vector<Run> runs = runs_to_parent(a, node, vrank);
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    s.send(elements(up, runs[i].offset * a.sendcount, runs[i].n * a.sendcount), absolute(node.parent, a.root, p),
+           static_cast<int>(i), after(collected));
+}
+
+// The mirror image: interior ranks receive their subtree's blocks into scratch (recvcount x recvtype per rank), hand
+// each child its part and keep the first block.
+void scatter_binomial(const Args& a, Schedule& s) {
+  const int p = a.size, vrank = relative(a.rank, a.root, p);
+  const TreeNode node = knomial_node(vrank, p, 2);
+  if (vrank == 0) {
+    if (empty(scatter_block(a, a.root))) return;
+    binomial_root(a, node, [&](int child, int tag, int rank, int n) {
+      s.send(scatter_blocks(a, rank, n), child, tag);
+    });
+    if (!a.in_place) s.copy(scatter_block(a, a.root), recv_data(a));
+    return;
+  }
+  const Data mine = recv_data(a);
+  if (empty(mine)) return;
+  const Data down = node.children.empty() ? mine : s.temp(node.span * a.recvcount, a.recvtype);
+  std::vector<VertexId> parts;
+  const std::vector<Run> runs = runs_to_parent(a, node, vrank);
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    parts.push_back(s.recv(elements(down, runs[i].offset * a.recvcount, runs[i].n * a.recvcount),
+                           absolute(node.parent, a.root, p), static_cast<int>(i)));
+  if (node.children.empty()) return;
+  const VertexId arrived = s.join(parts);
+  for (const Child& c : node.children)
+    s.send(elements(down, (c.vrank - vrank) * a.recvcount, c.span * a.recvcount), absolute(c.vrank, a.root, p), 0,
+           {arrived});
+  s.copy(elements(down, 0, a.recvcount), mine, {arrived});
+}
+
+// The ring's p - 1 steps each need their own tag.
+bool ring_tags_fit(const Args& a) { return a.size <= kTagsPerCollective; }
+
+constexpr Algorithm kAlgorithms[] = {
+    {Operation::kBarrier, "linear", barrier_linear, nullptr},
+    {Operation::kBarrier, "dissemination", barrier_dissemination, nullptr},
+    {Operation::kBarrier, "recursive_doubling", barrier_recursive_doubling, nullptr},
+    {Operation::kBcast, "linear", bcast_linear, nullptr},
+    {Operation::kBcast, "binomial", bcast_binomial, nullptr},
+    {Operation::kBcast, "knomial", bcast_knomial, nullptr},
+    {Operation::kBcast, "pipeline", bcast_pipeline, nullptr},
+    {Operation::kBcast, "scatter_allgather", bcast_scatter_allgather, ring_tags_fit},
+    {Operation::kGather, "linear", gather_linear, nullptr},
+    {Operation::kGather, "binomial", gather_binomial, nullptr},
+    {Operation::kGatherv, "linear", gatherv_linear, nullptr},
+    {Operation::kScatter, "linear", scatter_linear, nullptr},
+    {Operation::kScatter, "binomial", scatter_binomial, nullptr},
+    {Operation::kScatterv, "linear", scatterv_linear, nullptr},
+};
+
+}  // namespace
+
+std::span<const Algorithm> rooted_algorithms() { return kAlgorithms; }
 
 }  // namespace strata::coll
