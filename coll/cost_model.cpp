@@ -42,9 +42,15 @@ class Simulation {
   double run() {
     double end = 0;
     while (!events_.empty()) {
-      const Event e = events_.top();
-      events_.pop();
-      start(e);
+      // Everything that becomes ready at one instant first, then the transfers it allows, in the order the senders
+      // issued them: a root's sends to its children leave in its own order, whoever posted first.
+      const double now = events_.top().time;
+      while (!events_.empty() && events_.top().time == now) {
+        const Event e = events_.top();
+        events_.pop();
+        start(e);
+      }
+      match_all();
     }
     for (const State& s : state_)
       for (double f : s.finish) {
@@ -70,11 +76,9 @@ class Simulation {
     switch (v.kind) {
       case Kind::kSend:
         sends_[{e.rank, v.peer, v.tag}].push_back(e);
-        match({e.rank, v.peer, v.tag});
         return;
       case Kind::kRecv:
         recvs_[{v.peer, e.rank, v.tag}].push_back(e);
-        match({v.peer, e.rank, v.tag});
         return;
       case Kind::kReduce: {
         const double begin = std::max(e.time, s.cpu_free);
@@ -87,24 +91,38 @@ class Simulation {
     }
   }
 
-  // The oldest ready send and receive of a channel meet: one transfer on the two ports.
-  void match(const Channel& c) {
-    auto& ss = sends_[c];
-    auto& rs = recvs_[c];
-    while (!ss.empty() && !rs.empty()) {
-      const Event send = ss.front(), recv = rs.front();
-      ss.pop_front();
-      rs.pop_front();
-      State& from = state_[send.rank];
-      State& to = state_[recv.rank];
-      const Link& link = node_of_(send.rank) == node_of_(recv.rank) ? parameters_.same_node : parameters_.other_node;
-      const Vertex& v = schedules_[send.rank].vertices()[send.vertex];
-      const double begin = std::max({send.time, recv.time, from.send_free, to.recv_free});
-      const double end = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
-      from.send_free = to.recv_free = end;
-      finish(send.rank, send.vertex, end);
-      finish(recv.rank, recv.vertex, end);
+  // Channels whose oldest send and oldest receive are both ready meet, earliest-issued send first: one transfer
+  // each, on the sender's send port and the receiver's receive port.
+  void match_all() {
+    for (;;) {
+      Channel best{};
+      const Event* first = nullptr;
+      for (auto& [channel, sends] : sends_) {
+        if (sends.empty() || recvs_[channel].empty()) continue;
+        const Event& e = sends.front();
+        if (first == nullptr || std::tie(e.time, e.rank, e.vertex) < std::tie(first->time, first->rank, first->vertex)) {
+          first = &e;
+          best = channel;
+        }
+      }
+      if (first == nullptr) return;
+      transfer(best);
     }
+  }
+
+  void transfer(const Channel& c) {
+    const Event send = sends_[c].front(), recv = recvs_[c].front();
+    sends_[c].pop_front();
+    recvs_[c].pop_front();
+    State& from = state_[send.rank];
+    State& to = state_[recv.rank];
+    const Link& link = node_of_(send.rank) == node_of_(recv.rank) ? parameters_.same_node : parameters_.other_node;
+    const Vertex& v = schedules_[send.rank].vertices()[send.vertex];
+    const double begin = std::max({send.time, recv.time, from.send_free, to.recv_free});
+    const double end = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
+    from.send_free = to.recv_free = end;
+    finish(send.rank, send.vertex, end);
+    finish(recv.rank, recv.vertex, end);
   }
 
   void finish(int rank, VertexId id, double time) {

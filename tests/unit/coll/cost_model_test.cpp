@@ -1,0 +1,123 @@
+// The cost model against the closed forms of the Hockney model in the hierarchical-reduction paper (Hasanov and
+// Lastovetsky 2016, Table 1 and section 2): the registry's algorithms are built for p ranks and costed by walking
+// their schedules, for several p and m.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "coll/algorithms.hpp"
+#include "coll/cost_model.hpp"
+#include "datatype/predefined.hpp"
+
+using namespace strata;
+using namespace strata::coll;
+
+namespace {
+
+constexpr double kAlpha = 2e-6, kBeta = 1e-9, kGamma = 3e-10;
+
+const CostParameters kOneNode{{kAlpha, kBeta}, {kAlpha, kBeta}, kGamma};
+
+// The predicted time of `name` for `op` on p ranks with m bytes (m / 8 doubles) per rank.
+double cost(Operation op, const char* name, int p, std::size_t m) {
+  const Algorithm* a = find_algorithm(op, name);
+  EXPECT_NE(a, nullptr) << name;
+  if (a == nullptr) return -1;
+  static std::vector<double> in, out;
+  in.assign(m / 8 * static_cast<std::size_t>(p), 1.0);
+  out.assign(m / 8 * static_cast<std::size_t>(p), 0.0);
+  return predict(
+      p,
+      [&](int rank, Schedule& s) {
+        Args args;
+        args.rank = rank;
+        args.size = p;
+        args.sendbuf = in.data();
+        args.recvbuf = out.data();
+        args.sendcount = args.recvcount = m / 8;
+        args.sendtype = args.recvtype = datatype::predefined(datatype::kDouble);
+        args.op = datatype::predefined_op(datatype::kOpSum);
+        a->build(args, s);
+      },
+      kOneNode, [](int) { return 0; });
+}
+
+const int kRanks[] = {2, 4, 8, 16, 32};
+const std::size_t kBytes[] = {8, 8192, 1 << 20};
+
+// The paper's flat tree: the root receives each rank's vector into one buffer and reduces it before the next.
+void textbook_flat_tree(int rank, int p, std::size_t m, Schedule& s) {
+  static double scratch[1 << 17];
+  const Data in{Buf::user(scratch), m / 8, datatype::predefined(datatype::kDouble)};
+  if (rank != 0) {
+    s.send(in, 0, 0);
+    return;
+  }
+  const Data buffer{s.scratch(m), m / 8, in.type};
+  VertexId last = -1;
+  for (int from = 1; from < p; ++from) {
+    const VertexId got = last < 0 ? s.recv(buffer, from, 0) : s.recv(buffer, from, 0, {last});
+    last = s.reduce(buffer, in, datatype::predefined_op(datatype::kOpSum), 0, {got});
+  }
+}
+
+TEST(CostModel, FlatTreeReduce) {  // (p - 1)(alpha + m beta + m gamma)
+  for (int p : kRanks)
+    for (std::size_t m : kBytes) {
+      const double closed = (p - 1) * (kAlpha + m * kBeta + m * kGamma);
+      const double t = predict(p, [&](int rank, Schedule& s) { textbook_flat_tree(rank, p, m, s); }, kOneNode,
+                               [](int) { return 0; });
+      EXPECT_NEAR(t, closed, 1e-12) << "p " << p << ", m " << m;
+      // Strata's linear reduce double-buffers, so the root reduces one vector while the next arrives.
+      EXPECT_LE(cost(Operation::kReduce, "linear", p, m), closed + 1e-12) << "p " << p << ", m " << m;
+    }
+}
+
+TEST(CostModel, BinomialReduce) {  // log2(p)(alpha + m beta + m gamma)
+  for (int p : kRanks)
+    for (std::size_t m : kBytes)
+      EXPECT_NEAR(cost(Operation::kReduce, "binomial", p, m), std::log2(p) * (kAlpha + m * kBeta + m * kGamma),
+                  1e-12)
+          << "p " << p << ", m " << m;
+}
+
+TEST(CostModel, FlatAndBinomialBroadcast) {  // (p - 1)(alpha + m beta) and log2(p)(alpha + m beta)
+  for (int p : kRanks)
+    for (std::size_t m : kBytes) {
+      EXPECT_NEAR(cost(Operation::kBcast, "linear", p, m), (p - 1) * (kAlpha + m * kBeta), 1e-12);
+      EXPECT_NEAR(cost(Operation::kBcast, "binomial", p, m), std::log2(p) * (kAlpha + m * kBeta), 1e-12);
+    }
+}
+
+TEST(CostModel, RingAllreduce) {  // 2(p - 1)(alpha + m/p beta) + (p - 1) m/p gamma
+  for (int p : kRanks)
+    for (std::size_t m : {std::size_t{8192}, std::size_t{1} << 20}) {
+      const double block = static_cast<double>(m) / p;
+      EXPECT_NEAR(cost(Operation::kAllreduce, "ring", p, m),
+                  2 * (p - 1) * (kAlpha + block * kBeta) + (p - 1) * block * kGamma, 1e-12)
+          << "p " << p << ", m " << m;
+    }
+}
+
+TEST(CostModel, OtherNodesCostTheirOwnLink) {  // a 2-rank broadcast across nodes pays the network's alpha and beta
+  const Algorithm* a = find_algorithm(Operation::kBcast, "binomial");
+  ASSERT_NE(a, nullptr);
+  double x[128] = {};
+  const CostParameters two_nodes{{kAlpha, kBeta}, {10 * kAlpha, 5 * kBeta}, kGamma};
+  const double t = predict(
+      2,
+      [&](int rank, Schedule& s) {
+        Args args;
+        args.rank = rank;
+        args.size = 2;
+        args.recvbuf = x;
+        args.recvcount = 128;
+        args.recvtype = datatype::predefined(datatype::kDouble);
+        a->build(args, s);
+      },
+      two_nodes, [](int rank) { return rank; });
+  EXPECT_NEAR(t, 10 * kAlpha + 1024 * 5 * kBeta, 1e-12);
+}
+
+}  // namespace
