@@ -117,7 +117,7 @@ static auto gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     send_side(check, sendbuf, sendcount, sendtype, at_root, a);
     if (!at_root || !check.ok()) return;
     if (v) {
-      counts(check, recvcounts, displs, c.size, a.recvcounts, a.rdispls, "recvcounts");
+      counts(check, recvcounts, displs, c.size, a.recvcounts, &a.rdispls, "recvcounts");
       not_in_place(check, recvbuf, "recvbuf");
       a.recvbuf = recvbuf;
       check.type(recvtype, a.recvtype).committed(recvtype);
@@ -172,7 +172,7 @@ static auto scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, c
     not_in_place(check, sendbuf, "sendbuf");
     a.sendbuf = sendbuf;
     if (v) {
-      counts(check, sendcounts, displs, c.size, a.sendcounts, a.sdispls, "sendcounts");
+      counts(check, sendcounts, displs, c.size, a.sendcounts, &a.sdispls, "sendcounts");
       check.type(sendtype, a.sendtype).committed(sendtype);
     } else {
       a.sendcount = static_cast<std::size_t>(sendcount > 0 ? sendcount : 0);
@@ -217,7 +217,7 @@ static auto allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   return [=](Check& check, comm::Communicator& c, Args& a) {
     send_side(check, sendbuf, sendcount, sendtype, true, a);
     if (v) {
-      counts(check, recvcounts, displs, c.size, a.recvcounts, a.rdispls, "recvcounts");
+      counts(check, recvcounts, displs, c.size, a.recvcounts, &a.rdispls, "recvcounts");
       not_in_place(check, recvbuf, "recvbuf");
       a.recvbuf = recvbuf;
       check.type(recvtype, a.recvtype).committed(recvtype);
@@ -287,12 +287,12 @@ static auto alltoallv(const void* sendbuf, const int* sendcounts, const int* sdi
       a.in_place = true;
     } else {
       a.sendbuf = sendbuf;
-      counts(check, sendcounts, sdispls, c.size, a.sendcounts, a.sdispls, "sendcounts");
+      counts(check, sendcounts, sdispls, c.size, a.sendcounts, &a.sdispls, "sendcounts");
       check.type(sendtype, a.sendtype).committed(sendtype);
     }
     not_in_place(check, recvbuf, "recvbuf");
     a.recvbuf = recvbuf;
-    counts(check, recvcounts, rdispls, c.size, a.recvcounts, a.rdispls, "recvcounts");
+    counts(check, recvcounts, rdispls, c.size, a.recvcounts, &a.rdispls, "recvcounts");
     check.type(recvtype, a.recvtype).committed(recvtype);
   };
 }
@@ -330,12 +330,12 @@ static auto alltoallw(const void* sendbuf, const int* sendcounts, const int* sdi
       a.in_place = true;
     } else {
       a.sendbuf = sendbuf;
-      counts(check, sendcounts, sdispls, c.size, a.sendcounts, a.sdispls, "sendcounts");
+      counts(check, sendcounts, sdispls, c.size, a.sendcounts, &a.sdispls, "sendcounts");
       types(check, sendtypes, c.size, a.sendtypes, "sendtypes");
     }
     not_in_place(check, recvbuf, "recvbuf");
     a.recvbuf = recvbuf;
-    counts(check, recvcounts, rdispls, c.size, a.recvcounts, a.rdispls, "recvcounts");
+    counts(check, recvcounts, rdispls, c.size, a.recvcounts, &a.rdispls, "recvcounts");
     types(check, recvtypes, c.size, a.recvtypes, "recvtypes");
   };
 }
@@ -388,23 +388,23 @@ static auto everyone_reduces(const void* sendbuf, void* recvbuf, int count, MPI_
   };
 }
 
-#define STRATA_EVERYONE_REDUCES(Name, Operation_)                                                                  \
+#define STRATA_EVERYONE_REDUCES(Name, IName, Operation_)                                                         \
   STRATA_PMPI(Name)                                                                                                 \
   extern "C" int PMPI_##Name(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,     \
                              MPI_Comm comm) {                                                                       \
     return run("MPI_" #Name, comm, Operation_, nullptr, false,                                                     \
                everyone_reduces(sendbuf, recvbuf, count, datatype, op));                                           \
   }                                                                                                                 \
-  STRATA_PMPI(I##Name)                                                                                              \
-  extern "C" int PMPI_I##Name(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,    \
+  STRATA_PMPI(IName)                                                                                                \
+  extern "C" int PMPI_##IName(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,    \
                               MPI_Comm comm, MPI_Request* request) {                                               \
-    return run("MPI_I" #Name, comm, Operation_, request, true,                                                     \
+    return run("MPI_" #IName, comm, Operation_, request, true,                                                     \
                everyone_reduces(sendbuf, recvbuf, count, datatype, op));                                           \
   }
 
-STRATA_EVERYONE_REDUCES(Allreduce, Operation::kAllreduce)
-STRATA_EVERYONE_REDUCES(Scan, Operation::kScan)
-STRATA_EVERYONE_REDUCES(Exscan, Operation::kExscan)
+STRATA_EVERYONE_REDUCES(Allreduce, Iallreduce, Operation::kAllreduce)
+STRATA_EVERYONE_REDUCES(Scan, Iscan, Operation::kScan)
+STRATA_EVERYONE_REDUCES(Exscan, Iexscan, Operation::kExscan)
 
 static auto reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
@@ -433,8 +433,7 @@ extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, in
 
 static auto reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
-    std::vector<int> none;
-    counts(check, recvcounts, nullptr, c.size, a.recvcounts, none, "recvcounts");
+    counts(check, recvcounts, nullptr, c.size, a.recvcounts, nullptr, "recvcounts");
     long long total = 0;
     for (int n : a.recvcounts) total += n;
     if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "the sum of recvcounts exceeds an int");

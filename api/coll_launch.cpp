@@ -32,12 +32,12 @@ Check& reduction(Check& check, MPI_Op op, const datatype::Datatype& type, const 
 }
 
 Check& counts(Check& check, const int* counts, const int* displs, int n, std::vector<int>& counts_out,
-              std::vector<int>& displs_out, const char* what) {
+              std::vector<int>* displs_out, const char* what) {
   if (!check.ok()) return check;
-  if (counts == nullptr || (displs == nullptr && n > 0))
+  if (counts == nullptr || (displs_out != nullptr && displs == nullptr && n > 0))
     return check.fail(MPI_ERR_ARG, std::string(what) + "'s counts or displacements are NULL");
   counts_out.assign(counts, counts + n);
-  if (displs != nullptr) displs_out.assign(displs, displs + n);
+  if (displs_out != nullptr && n > 0) displs_out->assign(displs, displs + n);
   for (int i = 0; i < n; ++i)
     if (counts[i] < 0)
       return check.fail(MPI_ERR_COUNT, std::string(what) + "[" + std::to_string(i) + "] is negative (" +

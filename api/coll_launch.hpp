@@ -11,9 +11,9 @@ Check& root(Check& check, int root, const comm::Communicator& c);
 Check& data(Check& check, const void* buf, int count, MPI_Datatype type, datatype::TypeRef& out);
 // An operator valid on `type` for a reduction.
 Check& reduction(Check& check, MPI_Op op, const datatype::Datatype& type, const datatype::Op*& out);
-// `n` counts (each >= 0) and displacements, copied.
+// `n` counts (each >= 0) and, unless displs_out is null, displacements, copied.
 Check& counts(Check& check, const int* counts, const int* displs, int n, std::vector<int>& counts_out,
-              std::vector<int>& displs_out, const char* what);
+              std::vector<int>* displs_out, const char* what);
 
 // Runs the collective to completion (request == nullptr) or starts it and hands out a request; raises any error
 // through the communicator's handler.

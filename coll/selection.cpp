@@ -53,15 +53,16 @@ constexpr Rule kRules[] = {
 
 bool applies(const Algorithm& a, const Args& args) { return a.applies == nullptr || a.applies(args); }
 
+// A forced name must exist; when it does not apply to this call (a non-commutative operator for a ring, a size
+// it does not support), the call falls back to the automatic choice, as MPICH does: a global override must not
+// break the calls it cannot serve. `out` stays null then.
 Status forced_algorithm(Operation op, const Args& args, const std::string& name, const char* source,
                         const Algorithm*& out) {
   out = find_algorithm(op, name);
-  const std::string where = std::string(source) + " asks for " + operation_name(op) + " algorithm \"" + name + "\"";
   if (out == nullptr)
-    return error(kErrArg, where + ", which does not exist; valid names: " + algorithm_names(op));
-  if (!applies(*out, args))
-    return error(kErrArg, where + ", which does not apply here (e.g. a non-commutative operator, or a "
-                                  "communicator size it does not support); valid names: " + algorithm_names(op));
+    return error(kErrArg, std::string(source) + " asks for " + operation_name(op) + " algorithm \"" + name +
+                              "\", which does not exist; valid names: " + algorithm_names(op));
+  if (!applies(*out, args)) out = nullptr;
   return Status::success();
 }
 
@@ -73,26 +74,38 @@ std::string environment_name(Operation op) {
 
 }  // namespace
 
+// Every rank must pick the same algorithm, so this uses only what every rank knows alike: at a gather's leaves the
+// receive arguments are not significant, and in the v/w exchanges each rank knows only its own counts.
 std::size_t message_bytes(Operation op, const Args& args) {
+  auto bytes = [](std::size_t count, const datatype::TypeRef& type) { return type ? count * type->size : 0; };
   switch (op) {
-    case Operation::kBarrier: return 0;
-    case Operation::kGatherv: case Operation::kScatterv: case Operation::kAllgatherv: case Operation::kAlltoallv:
-    case Operation::kAlltoallw: case Operation::kReduceScatter: {
-      std::size_t total = 0;  // the average block
+    case Operation::kBarrier: case Operation::kGatherv: case Operation::kScatterv: case Operation::kAlltoallv:
+    case Operation::kAlltoallw:
+      return 0;
+    case Operation::kGather:
+      return args.in_place ? bytes(args.recvcount, args.recvtype) : bytes(args.sendcount, args.sendtype);
+    case Operation::kScatter:
+      return args.in_place ? bytes(args.sendcount, args.sendtype) : bytes(args.recvcount, args.recvtype);
+    case Operation::kAllgatherv: case Operation::kReduceScatter: {  // the average block; the counts are global
+      std::size_t total = 0;
       for (int n : args.recvcounts) total += static_cast<std::size_t>(n);
-      const auto* type = args.recvtype ? args.recvtype.get() : nullptr;
-      return args.recvcounts.empty() || type == nullptr ? 0 : total * type->size / args.recvcounts.size();
+      return args.recvcounts.empty() ? 0 : bytes(total, args.recvtype) / args.recvcounts.size();
     }
     default:
-      return args.recvtype ? args.recvcount * args.recvtype->size : 0;
+      return bytes(args.recvcount, args.recvtype);
   }
 }
 
 Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out) {
-  if (!forced.empty()) return forced_algorithm(op, args, forced, "the communicator's info", out);
+  out = nullptr;
   const std::string variable = environment_name(op);
-  if (const char* env = std::getenv(variable.c_str()); env != nullptr && *env != '\0')
-    return forced_algorithm(op, args, env, variable.c_str(), out);
+  const char* env = std::getenv(variable.c_str());
+  Status s;
+  if (!forced.empty())
+    s = forced_algorithm(op, args, forced, "the communicator's info", out);
+  else if (env != nullptr && *env != '\0')
+    s = forced_algorithm(op, args, env, variable.c_str(), out);
+  if (!s.ok() || out != nullptr) return s;
   const std::size_t bytes = message_bytes(op, args);
   for (const Rule& rule : kRules) {
     if (rule.op != op || bytes > rule.max_bytes || args.size < rule.min_ranks) continue;

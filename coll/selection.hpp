@@ -1,8 +1,9 @@
 // Which algorithm runs a collective: forced by name (the communicator's info key `strata_coll_<operation>`, then
 // the environment variable STRATA_COLL_<OPERATION>), else the first rule of the default table that matches the
 // operation, message size and communicator size and whose algorithm applies to the arguments, else the first
-// applicable algorithm of the registry. A forced name that does not exist, or does not apply, is an error that
-// lists the valid names.
+// applicable algorithm of the registry. A forced name that does not exist is an error that lists the valid names;
+// one that does not apply to a call (a ring for a non-commutative operator) leaves that call to the automatic
+// choice.
 #pragma once
 #include <string>
 
@@ -14,7 +15,8 @@ namespace strata::coll {
 // `forced`: the info value for the operation on the communicator, or "" when it has none.
 Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out);
 
-// The bytes that decide between algorithms: one rank's block (count x type size) of the operation.
+// The bytes that decide between algorithms: one rank's block (count x type size) of the operation, computed from
+// arguments every rank has alike (0 where the ranks cannot agree on a size: those operations ignore it).
 std::size_t message_bytes(Operation op, const Args& args);
 
 }  // namespace strata::coll

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "coll/algorithms.hpp"
+#include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
 
 namespace strata::coll {
@@ -159,19 +160,17 @@ void bcast_knomial(const Args& a, Schedule& s) { bcast_tree(a, s, a.radix >= 2 ?
 //   v0 -> v1   s0   s1   s2
 //   v1 -> v2        s0   s1   s2
 //   v2 -> v3             s0   s1   s2
-void bcast_pipeline(const Args& a, Schedule& s) {
-  const Data all = recv_data(a);
-  if (empty(all)) return;
+void pipeline_on(const Args& a, Schedule& s, const Data& all, VertexId start) {
   const int p = a.size, vrank = relative(a.rank, a.root, p);
   const std::size_t bytes = a.segment_bytes > 0 ? a.segment_bytes : 64 * 1024;
-  // Whole elements per segment; a huge buffer gets larger segments rather than more segments than there are tags
-  // (reusing one while its first message may still be in flight could mismatch them).
+  // Bytes per segment (bcast_bytes hands over the packed bytes); a huge buffer gets larger segments rather than more
+  // segments than there are tags (reusing one while its first message may be in flight could mismatch them).
   const std::size_t per_segment =
       std::max({std::size_t{1}, bytes / all.type->size, (all.count + kTagsPerCollective - 1) / kTagsPerCollective});
   int segment = 0;  // the tag: the receiver posts every segment's receive at once
   for (std::size_t first = 0; first < all.count; first += per_segment, ++segment) {
     const Data part = elements(all, first, std::min(per_segment, all.count - first));
-    const VertexId got = vrank == 0 ? kNone : s.recv(part, absolute(vrank - 1, a.root, p), segment);
+    const VertexId got = vrank == 0 ? start : s.recv(part, absolute(vrank - 1, a.root, p), segment);
     if (vrank + 1 < p) s.send(part, absolute(vrank + 1, a.root, p), segment, after(got));
   }
 }
@@ -179,9 +178,7 @@ void bcast_pipeline(const Args& a, Schedule& s) {
 // Van de Geijn (Barnett et al. 1994): a binomial scatter of p blocks of ceil(count / p) elements (the last ones short
 // or empty), then a ring allgather. Each rank already holds its scatter subtree's blocks, so the ring skips those:
 // the left neighbour knows the tree too and does not send them.
-void bcast_scatter_allgather(const Args& a, Schedule& s) {  // tags: 0 for the scatter, 1 + step for the ring
-  const Data all = recv_data(a);
-  if (empty(all)) return;
+void scatter_allgather_on(const Args& a, Schedule& s, const Data& all, VertexId start) {  // tags: 0 scatter, 1 + step ring
   const int p = a.size, vrank = relative(a.rank, a.root, p);
   const std::size_t piece = (all.count + p - 1) / p;
   auto blocks = [&](int first, int n) {  // vrank blocks [first, first + n) of the buffer
@@ -190,8 +187,9 @@ void bcast_scatter_allgather(const Args& a, Schedule& s) {  // tags: 0 for the s
   };
   const TreeNode node = knomial_node(vrank, p, 2);
   const Data mine = blocks(vrank, node.span);
-  const VertexId got =
-      node.parent < 0 || empty(mine) ? kNone : s.recv(mine, absolute(node.parent, a.root, p), 0);
+  const VertexId got = node.parent < 0 ? start
+                        : empty(mine)     ? kNone
+                                          : s.recv(mine, absolute(node.parent, a.root, p), 0);
   for (const Child& c : node.children)
     if (const Data theirs = blocks(c.vrank, c.span); !empty(theirs))
       s.send(theirs, absolute(c.vrank, a.root, p), 0, after(got));
@@ -208,6 +206,33 @@ void bcast_scatter_allgather(const Args& a, Schedule& s) {  // tags: 0 for the s
       ready[in] = s.recv(d, absolute(left, a.root, p), step + 1);
   }
 }
+
+// Segmenting broadcasts cut the buffer into pieces. Ranks may describe the same bytes with different types (MPI asks
+// only for matching signatures), so the pieces are cut from the packed bytes, alike on every rank: a contiguous
+// layout is cut in place as bytes; any other is packed into scratch at the root first and unpacked at the others last.
+template <void (*Body)(const Args&, Schedule&, const Data&, VertexId)>
+void bcast_bytes(const Args& a, Schedule& s) {
+  const Data all = recv_data(a);
+  if (empty(all)) return;
+  const datatype::TypeRef bytes = datatype::predefined(datatype::kByte);
+  const std::size_t n = datatype::wire_bytes(*all.type, all.count);
+  if (datatype::contiguous(*all.type, all.count)) {
+    Body(a, s, {all.buf + all.type->true_lb, n, bytes}, kNone);
+    return;
+  }
+  const Data packed = s.temp(n, bytes);
+  const bool root = a.rank == a.root;
+  const VertexId start = root ? s.copy(all, packed) : kNone;
+  const auto first = static_cast<VertexId>(s.vertices().size());
+  Body(a, s, packed, start);
+  if (root) return;
+  std::vector<VertexId> body;
+  for (auto v = first; v < static_cast<VertexId>(s.vertices().size()); ++v) body.push_back(v);
+  s.copy(packed, all, {s.join(body)});
+}
+
+void bcast_pipeline(const Args& a, Schedule& s) { bcast_bytes<pipeline_on>(a, s); }
+void bcast_scatter_allgather(const Args& a, Schedule& s) { bcast_bytes<scatter_allgather_on>(a, s); }
 
 // ---- Gather, Scatter ----------------------------------------------------------------------------------------------
 
