@@ -53,6 +53,7 @@ Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, int count,
     a.recvbuf = recvbuf;
   }
   if (check.ok()) reduction(check, op, *a.recvtype, a.op);
+  a.op_ref = op_ref(op);
   a.type_handle = type;
   return check;
 }

@@ -25,7 +25,9 @@ Check& data(Check& check, const void* buf, int count, MPI_Datatype type, datatyp
 Check& reduction(Check& check, MPI_Op op, const datatype::Datatype& type, const datatype::Op*& out) {
   if (!check.ok()) return check;
   out = op_of(op);
-  if (out == nullptr) return check.fail(MPI_ERR_OP, "invalid operator handle " + std::to_string(op));
+  if (out == nullptr)
+    return check.fail(MPI_ERR_OP, op == MPI_OP_NULL ? std::string("op is MPI_OP_NULL")
+                                                    : "invalid operator handle " + std::to_string(op));
   const Status s = datatype::check(*out, type);
   if (!s.ok()) check.fail(s.error_class, s.message);
   return check;

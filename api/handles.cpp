@@ -36,16 +36,22 @@ HandleTable<runtime::Info>& infos() {
   return table;
 }
 
-HandleTable<const datatype::Op>& ops() {
-  static HandleTable<const datatype::Op> table = [] {
-    HandleTable<const datatype::Op> t(STRATA_KIND_OP);
-    for (int kind = 1; kind < datatype::kPredefinedOpEnd; ++kind) t.put(kind, datatype::predefined_op(kind));
+HandleTable<const datatype::Op, OpRef>& ops() {
+  static HandleTable<const datatype::Op, OpRef> table = [] {
+    HandleTable<const datatype::Op, OpRef> t(STRATA_KIND_OP);
+    for (int kind = 1; kind < datatype::kPredefinedOpEnd; ++kind)
+      t.put(kind, OpRef(OpRef(), datatype::predefined_op(kind)));  // static: no reference count
     return t;
   }();
   return table;
 }
 
 const datatype::Op* op_of(MPI_Op handle) { return ops().get(handle); }
+
+OpRef op_ref(MPI_Op handle) {
+  const OpRef* slot = ops().slot(handle);
+  return slot ? *slot : nullptr;
+}
 
 HandleTable<datatype::Datatype, std::shared_ptr<datatype::Datatype>>& datatypes() {
   static auto table = [] {

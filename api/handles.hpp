@@ -102,8 +102,11 @@ runtime::Info* info_of(MPI_Info handle);
 MPI_Info add_info(runtime::Info info);
 
 // Reduction operators: indices 1..14 are the predefined ones (datatype::OpKind), user ones come from MPI_Op_create.
-// op_of gives nullptr for MPI_OP_NULL, freed and invalid handles.
-HandleTable<const datatype::Op>& ops();
+// op_of gives nullptr for MPI_OP_NULL, freed and invalid handles. A pending collective holds its own reference, so
+// MPI_Op_free lets it finish with the operator (MPI-4.0 6.9.5).
+using OpRef = std::shared_ptr<const datatype::Op>;
+HandleTable<const datatype::Op, OpRef>& ops();
 const datatype::Op* op_of(MPI_Op handle);
+OpRef op_ref(MPI_Op handle);
 
 }  // namespace strata::api

@@ -3,6 +3,7 @@
 // go to MPI_COMM_SELF's handler (these calls have no communicator).
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -76,12 +77,11 @@ extern "C" int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* o
   Check check("MPI_Op_create");
   check.not_null(reinterpret_cast<void*>(user_fn), "user_fn").not_null(op, "op");
   if (!check.ok()) return check.raise();
-  *op = ops().add(new datatype::Op{datatype::kOpUser, commute != 0, false, user_fn});
+  *op = ops().add(std::make_shared<const datatype::Op>(datatype::Op{datatype::kOpUser, commute != 0, false, user_fn}));
   return MPI_SUCCESS;
 }
 
-// pending operations: once nonblocking collectives hold an operator, MPI_Op_free must only mark it (MPI-4.0 6.9.5
-// lets a pending operation finish with it); make Op reference-counted then.
+// The handle goes at once; a pending nonblocking collective keeps its own reference to the operator.
 STRATA_PMPI(Op_free)
 extern "C" int PMPI_Op_free(MPI_Op* op) {
   const datatype::Op* o = nullptr;
@@ -92,7 +92,6 @@ extern "C" int PMPI_Op_free(MPI_Op* op) {
     check.fail(MPI_ERR_OP, std::string("cannot free the predefined operator ") + datatype::op_name(*o));
   if (!check.ok()) return check.raise();
   ops().remove(*op);
-  delete o;
   *op = MPI_OP_NULL;
   return MPI_SUCCESS;
 }

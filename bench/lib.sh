@@ -1,44 +1,79 @@
 # shellcheck shell=bash
-# bench/lib.sh: what the benchmarks that compare Strata with MPICH on 1 rank share (run-reduce-local, run-pack).
-# Sourced by a bench/run-NAME script that has done `set -euo pipefail` and `cd` to the top of the tree; messages
-# are prefixed with run-NAME, and the raw output goes to <tree>/bench-NAME/ ($out).
+# bench/lib.sh: what the benchmarks that compare Strata with MPICH (and Open MPI) share (run-reduce-local and
+# run-pack on 1 rank, run-coll on several). Sourced by a bench/run-NAME script that has done `set -euo pipefail` and
+# `cd` to the top of the tree; messages are prefixed with run-NAME, and the raw output goes to <tree>/bench-NAME/
+# ($out).
 #
-#   bench_build PROGRAM          install MPICH if missing, build Strata (STRATA_BUILD, default build: made by
-#                                scripts/build; another tree is only brought up to date), then bench/PROGRAM.c with
-#                                each library's wrapper and -O2. Sets strata, out and columns (the libraries left).
+#   bench_build PROGRAM [COLUMN...]
+#                                install the other MPIs named if missing, build Strata (STRATA_BUILD, default
+#                                build: made by scripts/build; another tree is only brought up to date), then
+#                                bench/PROGRAM.c with each library's wrapper and -O2. Columns: strata, mpich,
+#                                openmpi (default: strata mpich). Sets strata, out and columns (the libraries left).
 #   bench_rounds ROUNDS PARSE ARG...
-#                                run each column's binary on 1 rank with ARG..., interleaved (round 1: strata,
-#                                mpich; round 2: ...). The output of a run goes through the awk program PARSE,
-#                                with the column in c, which prints result lines "column key... value" to
-#                                $out/results; a run that fails is counted and left out.
+#                                run each column's binary with ARG..., interleaved (round 1: strata, mpich, ...;
+#                                round 2: ...), on each number of ranks in bench_nps per round. The output of a run
+#                                goes through the awk program PARSE, with the column in c and the ranks in np,
+#                                which prints result lines "column key... value" to $out/results; a run that fails
+#                                is counted and left out.
 #   bench_medians SORT_OPTION... $out/medians: per key (a results line without its value) the median value over
 #                                rounds; the sort options must order the lines by key, then by value. $out/sizes:
 #                                the sizes, the last field of the keys.
-#   bench_libraries              "  strata: <MPI_Get_library_version>" per library, from PROGRAM's first line.
+#   bench_libraries              "  strata: <MPI_Get_library_version>" per library, from PROGRAM's first line (in
+#                                the first log that has it).
 #   bench_table TITLE SELECT...  a table of the medians whose key is "column SELECT... size": size, Strata GB/s,
 #                                MPICH GB/s and the ratio Strata/MPICH, "-" where a figure is missing.
+#   bench_compare_table TITLE HEADER SELECT...
+#                                a table of the medians whose key is "column SELECT... row...", one line per line
+#                                of $out/rows (a row, in the order wanted; HEADER names its fields): the figure of
+#                                each library that has one in the table (a library with none is left out) and the
+#                                ratios Strata/MPICH and Strata/Open MPI, "-" where a figure is missing.
 #   bench_failures ROUNDS        the columns that failed, in how many rounds and why, and where the raw runs are.
+#
+# Set by the script before bench_rounds, if not the defaults (which are what the 1-rank benchmarks use):
+#   bench_nps=(1)                the numbers of ranks; a run on N != 1 ranks is named "column -n N" in messages,
+#                                and its log is $out/column-nN-roundR.txt (1 rank: $out/column-roundR.txt)
+#   bench_timeout=600            seconds before a run is killed (it then counts as failed)
+#   bench_rerun_timed_out=1      0: a run that timed out is not started again in later rounds (so that a library
+#                                that hangs costs one timeout per number of ranks, not one per round)
+#   bench_strata_options=() bench_mpich_options=() bench_openmpi_options=()
+#                                launcher options, before -n (Open MPI also gets --allow-run-as-root as root,
+#                                where it refuses to start without it)
 
 bench=$(basename "$0")
 
-bench_build() { # program
-  program=$1
-  # MPICH is called by its suffixed names: installing Open MPI too makes /usr/bin/mpicc an alternatives link.
-  scripts/setup mpich libmpich-dev
+bench_build() { # program [column...]
+  program=$1; shift
+  local wanted=("$@") column packages=()
+  ((${#wanted[@]})) || wanted=(strata mpich)
+  # Other MPIs are called by their suffixed names: installing both makes /usr/bin/mpicc an alternatives link.
+  for column in "${wanted[@]}"; do
+    case $column in
+      mpich) packages+=(mpich libmpich-dev) ;;
+      openmpi) packages+=(openmpi-bin libopenmpi-dev) ;;
+    esac
+  done
+  scripts/setup "${packages[@]}"
   strata=${STRATA_BUILD:-build}
-  local have_strata=1 have_mpich=1
-  if [[ $strata == build ]]; then scripts/build; else cmake --build "$strata" -j"$(nproc)"; fi ||
-    { echo "$bench: Strata does not build; its column is left out" >&2; have_strata=0; }
+  local have_strata=0
+  [[ " ${wanted[*]} " == *" strata "* ]] && have_strata=1
+  if ((have_strata)); then
+    if [[ $strata == build ]]; then scripts/build; else cmake --build "$strata" -j"$(nproc)"; fi ||
+      { echo "$bench: Strata does not build; its column is left out" >&2; have_strata=0; }
+  fi
 
   out=$strata/bench-${bench#run-}
   rm -rf "$out" && mkdir -p "$out"
 
   # Build one binary per library; a failure only drops that library.
-  ((have_strata)) && { bench_build_with strata "$strata/bin/mpicc" || have_strata=0; }
-  bench_build_with mpich mpicc.mpich || have_mpich=0
   columns=()
-  ((have_strata)) && columns+=(strata)
-  ((have_mpich)) && columns+=(mpich)
+  for column in "${wanted[@]}"; do
+    case $column in
+      strata) ((have_strata)) && bench_build_with strata "$strata/bin/mpicc" && columns+=(strata) ;;
+      mpich) bench_build_with mpich mpicc.mpich && columns+=(mpich) ;;
+      openmpi) bench_build_with openmpi mpicc.openmpi && columns+=(openmpi) ;;
+      *) echo "$bench: unknown column $column" >&2; return 1 ;;
+    esac
+  done
   return 0
 }
 
@@ -48,30 +83,49 @@ bench_build_with() { # column wrapper...
     { echo "$bench: building with $* failed (see $out/build-$column.log)" >&2; return 1; }
 }
 
-# A hung run is killed after 10 minutes and counts as failed.
-bench_run_one() { # column arg...
-  local column=$1 bin="$out/$program-$1" t=(timeout -k 10 600); shift
+bench_nps=(1)
+bench_timeout=600
+bench_rerun_timed_out=1
+bench_strata_options=()
+bench_mpich_options=()
+bench_openmpi_options=()
+
+# A hung run is killed after bench_timeout seconds (default 10 minutes) and counts as failed.
+bench_run_one() { # column np arg...
+  local column=$1 np=$2 bin="$out/$program-$1" t=(timeout -k 10 "$bench_timeout") root=(); shift 2
+  [[ $(id -u) -eq 0 ]] && root=(--allow-run-as-root)
   case $column in
-    strata) "${t[@]}" "$strata/bin/mpiexec" -n 1 "$bin" "$@" ;;
-    mpich) "${t[@]}" mpiexec.mpich -n 1 "$bin" "$@" ;;
+    strata) "${t[@]}" "$strata/bin/mpiexec" "${bench_strata_options[@]}" -n "$np" "$bin" "$@" ;;
+    mpich) "${t[@]}" mpiexec.mpich "${bench_mpich_options[@]}" -n "$np" "$bin" "$@" ;;
+    openmpi) "${t[@]}" mpirun.openmpi "${root[@]}" "${bench_openmpi_options[@]}" -n "$np" "$bin" "$@" ;;
   esac
 }
 
 bench_rounds() { # rounds parse arg...
-  local rounds=$1 parse=$2 round column log; shift 2
+  local rounds=$1 parse=$2 round np column name log status; shift 2
   : >"$out/results"
-  declare -gA failed=() failed_log=()  # column -> rounds it failed, log of the last failure
+  # run name -> rounds it failed, log of the last failure, and whether it timed out
+  declare -gA failed=() failed_log=() timed_out=()
   for ((round = 1; round <= rounds; ++round)); do
-    for column in "${columns[@]}"; do
-      echo "$bench: round $round/$rounds: $column" >&2
-      log="$out/$column-round$round.txt"
-      if bench_run_one "$column" "$@" >"$log" 2>&1; then
-        awk -v c="$column" "$parse" "$log" >>"$out/results"
-      else
-        echo "$bench: $column failed in round $round (see $log)" >&2
-        failed[$column]=$((${failed[$column]:-0} + 1))
-        failed_log[$column]=$log
-      fi
+    for np in "${bench_nps[@]}"; do
+      for column in "${columns[@]}"; do
+        name=$column log=$out/$column-round$round.txt
+        ((np == 1)) || name="$column -n $np" log=$out/$column-n$np-round$round.txt
+        if [[ -n ${timed_out[$name]:-} ]] && ((!bench_rerun_timed_out)); then
+          echo "$bench: round $round/$rounds: $name not run (it timed out before)" >&2
+          continue
+        fi
+        echo "$bench: round $round/$rounds: $name" >&2
+        if bench_run_one "$column" "$np" "$@" >"$log" 2>&1; then
+          awk -v c="$column" -v np="$np" "$parse" "$log" >>"$out/results"
+        else
+          status=$?
+          echo "$bench: $name failed in round $round (see $log)" >&2
+          failed[$name]=$((${failed[$name]:-0} + 1))
+          failed_log[$name]=$log
+          if ((status == 124 || status == 137)); then timed_out[$name]=1; fi
+        fi
+      done
     done
   done
 }
@@ -87,9 +141,12 @@ bench_medians() { # sort-option...
 }
 
 bench_libraries() {
-  local lib
-  for lib in strata mpich; do
-    [[ -f $out/$lib-round1.txt ]] && echo "  $lib: $(sed -n "s/^# $program: //p" "$out/$lib-round1.txt")"
+  local lib log version
+  for lib in strata mpich openmpi; do
+    for log in "$out/$lib"-round*.txt "$out/$lib"-n*-round*.txt; do
+      [[ -f $log ]] && version=$(sed -n "s/^# $program: //p" "$log") && [[ -n $version ]] &&
+        { echo "  $lib: $version"; break; }
+    done
   done
   return 0
 }
@@ -111,10 +168,50 @@ bench_table() { # title select...
   ' "$out/medians" "$out/sizes"
 }
 
+# Figures with two decimals; ratios too, or with two digits when that would print 0.00 (an oversubscribed MPICH).
+bench_compare_table() { # title header select...
+  local title=$1 header=$2; shift 2
+  awk -v title="$title" -v header="$header" -v select="$*" '
+    BEGIN { nsel = split(select, unused, " "); nlib = split("strata mpich openmpi", lib, " ")
+            name["strata"] = "Strata"; name["mpich"] = "MPICH"; name["openmpi"] = "Open MPI" }
+    FILENAME == ARGV[1] { key = ""; for (i = 2; i <= 1 + nsel; ++i) key = key (i > 2 ? " " : "") $i
+                if (key != select) next
+                row = ""; for (i = 2 + nsel; i < NF; ++i) row = row (i > 2 + nsel ? " " : "") $i
+                value[$1, row] = $NF; has[$1] = 1
+                next }
+    { rows[++nrows] = $0 }
+    function cell(c, r) { return (c, r) in value ? sprintf("%.2f", value[c, r]) : "-" }
+    function ratio(c, d, r) {
+      if (!((c, r) in value) || !((d, r) in value) || value[c, r] <= 0 || value[d, r] <= 0) return "-"
+      return sprintf(value[c, r] / value[d, r] < 0.01 ? "%.1e" : "%.2f", value[c, r] / value[d, r])
+    }
+    END {
+      if (title != "") print "\n" title; else print ""
+      nh = split(header, h, " ")
+      for (i = 1; i <= nh; ++i) printf "%10s ", h[i]
+      for (l = 1; l <= nlib; ++l) if (has[lib[l]]) printf "%11s ", name[lib[l]]
+      if (has["strata"] && has["mpich"]) printf "%10s ", "S/MPICH"
+      if (has["strata"] && has["openmpi"]) printf "%10s ", "S/OpenMPI"
+      printf "\n"
+      for (r = 1; r <= nrows; ++r) {
+        nf = split(rows[r], f, " ")
+        for (i = 1; i <= nf; ++i) printf "%10s ", f[i]
+        for (l = 1; l <= nlib; ++l) if (has[lib[l]]) printf "%11s ", cell(lib[l], rows[r])
+        if (has["strata"] && has["mpich"]) printf "%10s ", ratio("strata", "mpich", rows[r])
+        if (has["strata"] && has["openmpi"]) printf "%10s ", ratio("strata", "openmpi", rows[r])
+        printf "\n"
+      }
+    }' "$out/medians" "$out/rows" | sed 's/ *$//'
+}
+
 bench_failures() { # rounds
-  local column
+  local column why
   for column in "${!failed[@]}"; do
-    echo "$column failed in ${failed[$column]} of $1 rounds: $(tail -1 "${failed_log[$column]}")"
+    why=$(tail -1 "${failed_log[$column]}")
+    if [[ -n ${timed_out[$column]:-} ]]; then
+      why="timed out after $bench_timeout s$( ((bench_rerun_timed_out)) || echo "; not run again")${why:+; $why}"
+    fi
+    echo "$column failed in ${failed[$column]} of $1 rounds: $why"
   done
   echo "Raw runs: $out/"
 }

@@ -3,6 +3,7 @@
 // them; the caller's arrays may be freed after the call).
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "datatype/datatype.hpp"
@@ -29,6 +30,7 @@ struct Args {
   std::vector<int> sendtype_handles, recvtype_handles;  // w only, for user operators: unused
 
   const datatype::Op* op = nullptr;  // reductions
+  std::shared_ptr<const datatype::Op> op_ref;  // keeps a user operator alive while the collective runs
   int type_handle = 0;               // the reduction datatype's MPI handle (user functions receive it)
 
   std::size_t segment_bytes = 0;  // pipelined algorithms: bytes per segment (0: the algorithm's default)

@@ -11,8 +11,9 @@ Status Collective::create(Operation op, Args args, Channel channel, uint32_t seq
   c->args_ = std::move(args);
   c->algorithm_->build(c->args_, c->schedule_);
   if (c->schedule_.tags() > kTagsPerCollective)
-    return strata::error(17, std::string("internal: ") + operation_name(op) + " algorithm " + c->algorithm_->name + " uses " +
-                         std::to_string(c->schedule_.tags()) + " tags, more than its block");  // MPI_ERR_INTERN
+    return strata::error(17, std::string("internal: ") + operation_name(op) + " algorithm " + c->algorithm_->name +
+                                 " uses " + std::to_string(c->schedule_.tags()) +
+                                 " tags, more than its block");  // MPI_ERR_INTERN
   c->port_ = std::make_unique<TransportPort>(std::move(channel), tag_base(sequence));
   c->execution_ = std::make_unique<Execution>(c->schedule_, *c->port_);
   out = std::move(c);

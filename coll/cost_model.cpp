@@ -100,7 +100,9 @@ class Simulation {
       for (auto& [channel, sends] : sends_) {
         if (sends.empty() || recvs_[channel].empty()) continue;
         const Event& e = sends.front();
-        if (first == nullptr || std::tie(e.time, e.rank, e.vertex) < std::tie(first->time, first->rank, first->vertex)) {
+        const bool earlier =
+            first == nullptr || std::tie(e.time, e.rank, e.vertex) < std::tie(first->time, first->rank, first->vertex);
+        if (earlier) {
           first = &e;
           best = channel;
         }

@@ -1,0 +1,400 @@
+/* coll: latency of the common collectives (Barrier, Bcast, Reduce, Allreduce, Allgather, Alltoall), blocking and
+ * nonblocking, in portable MPI C, so the same source runs on Strata, MPICH and Open MPI.
+ *
+ *   coll [ops [sizes [modes [batches]]]]
+ *     ops      comma-separated, default barrier,bcast,reduce,allreduce,allgather,alltoall
+ *     sizes    comma-separated bytes, multiples of 8, default 8,1024,65536,1048576: the message of Bcast, Reduce and
+ *              Allreduce (MPI_DOUBLE, MPI_SUM for the reductions), and the block each rank sends to each peer in
+ *              Allgather and Alltoall (MPI_BYTE); Barrier has no size and runs once, as bytes 0
+ *     modes    comma-separated, default blocking,nonblocking: MPI_X, or MPI_IX followed by MPI_Wait
+ *     batches  default 5: timed batches per case
+ * Roots are 0; every call has distinct send and receive buffers (no MPI_IN_PLACE).
+ *
+ * Per case (op, mode, size):
+ *   1. One call is checked: every rank compares what it received with what the senders' patterns say it must be
+ *      (a fast but wrong collective must not produce a number; a wrong result aborts with a nonzero exit). Barrier
+ *      has no result: the check is that it waits for a rank that enters it 100 ms late. A call that returns an
+ *      error (the communicator has MPI_ERRORS_RETURN) on any rank skips the case on every rank, with a '#' line
+ *      saying so: a library still being written can be measured on the operations it has.
+ *   2. Batches. A batch is: start the clock, N calls back to back, a closing sync, stop the clock; then the max over
+ *      ranks of the batch time. Timing N calls back to back alone would measure how fast a rank can inject: a Bcast
+ *      root, or a Reduce non-root, hands eager messages to the transport and returns, and its batch ends long before
+ *      the receivers have done anything. The closing sync keeps every rank's clock running until the last rank has
+ *      finished its N-th call, and the max over ranks takes the rank that waited longest, so a batch ends when all
+ *      the data has arrived everywhere. Calls may still overlap (a root starts call i+1 while the leaves finish
+ *      call i, as back-to-back collectives in an application do): the figure is the time per call in a stream of
+ *      calls, bounded by the slowest rank, not the time of one isolated call.
+ *      The sync before a batch is the max over ranks that ended the previous one (or the check's agreement), which
+ *      is a barrier too, so a batch's clocks start together.
+ *      The closing sync's own cost is subtracted: batches of N = 0 calls measure it before each case (11, or 3 when
+ *      they take over 0.1 s), and their median is taken off every batch. It is about a microsecond when ranks have
+ *      cores of their own, but milliseconds for MPICH when ranks outnumber cores (it busy-polls, so each message
+ *      waits for the scheduler to run its receiver).
+ *      Syncs and maxima are MPI_Send/MPI_Recv through rank 0 (gather, then release in rank order), not
+ *      collectives: they are the same code on every library, and do not depend on the collectives being measured.
+ *   3. Warm-up: N doubles from 1 until the calls of a batch (batch less sync) last >= 20 ms and at least as long as
+ *      the sync, twice in a row (or N reaches 2^20). Batches of >= 20 ms make the timer and the sync negligible and
+ *      hold enough calls that a transport's eager credit (how far a rank may run ahead) does not decide the figure.
+ *   4. Timed batches: `batches` of them, except that slow cases (MPICH with more ranks than cores: milliseconds per
+ *      call, N = 1 or a few) stop after 0.3 s once they have 3, so that an 8-rank run ends within a minute or two.
+ *   5. The figure is the median over batches of (batch - sync) / N, in microseconds. N, the number of batches and
+ *      the median come from values every rank has (maxima over ranks), so all ranks make the same calls.
+ * Output: '#' comment lines, then per case "op mode bytes usec", each followed by a comment line
+ * "# op mode bytes: N calls x B batches, sync X us" (what the figure was made of). A case whose figure is not above
+ * zero (the sync varied by more than the calls took: an overloaded machine) prints only the comment line. */
+#define _POSIX_C_SOURCE 200809L
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { TAG_SYNC = 21, TAG_MAX = 22, MAX_CASES = 64, MAX_BATCHES = 1000, SYNC_BATCHES = 11 };
+
+static const double min_batch_seconds = 0.020;
+/* Slow cases (MPICH with more ranks than cores) stop after these, once they have 3 batches. */
+static const double max_sync_seconds = 0.1, max_case_seconds = 0.3;
+static const long max_calls = 1L << 20;
+static const long max_bytes_limit = 64L << 20;
+
+typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, OP_COUNT } Op;
+static const char *const op_names[OP_COUNT] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"};
+static const char *const mode_names[2] = {"blocking", "nonblocking"};
+
+static int rank, size;
+
+/* The buffers of all cases, allocated once for the largest: size blocks of the largest size on each side. */
+static char *sendbuf, *recvbuf;
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void check_p2p(int err) {
+  if (err != MPI_SUCCESS) {
+    fprintf(stderr, "coll: rank %d: a send or receive of the harness failed\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+}
+
+/* The max of x over all ranks, on every rank: gather to rank 0, then rank 0 sends it back, in rank order. With
+ * MPI_Send/MPI_Recv only, so that it is the same on every library and independent of the collectives measured. */
+static double max_over_ranks(double x) {
+  if (rank == 0) {
+    for (int r = 1; r < size; ++r) {
+      double y;
+      check_p2p(MPI_Recv(&y, 1, MPI_DOUBLE, r, TAG_MAX, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      if (y > x) x = y;
+    }
+    for (int r = 1; r < size; ++r) check_p2p(MPI_Send(&x, 1, MPI_DOUBLE, r, TAG_MAX, MPI_COMM_WORLD));
+  } else {
+    check_p2p(MPI_Send(&x, 1, MPI_DOUBLE, 0, TAG_MAX, MPI_COMM_WORLD));
+    check_p2p(MPI_Recv(&x, 1, MPI_DOUBLE, 0, TAG_MAX, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  }
+  return x;
+}
+
+/* A barrier of empty messages through rank 0: no rank leaves before every rank has entered. */
+static void sync_ranks(void) {
+  if (rank == 0) {
+    for (int r = 1; r < size; ++r)
+      check_p2p(MPI_Recv(NULL, 0, MPI_BYTE, r, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    for (int r = 1; r < size; ++r) check_p2p(MPI_Send(NULL, 0, MPI_BYTE, r, TAG_SYNC, MPI_COMM_WORLD));
+  } else {
+    check_p2p(MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD));
+    check_p2p(MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  }
+}
+
+/* One call of the operation; returns its error code (the communicator returns errors). */
+static int call(Op op, int nonblocking, long bytes) {
+  MPI_Request req = MPI_REQUEST_NULL;
+  MPI_Request *r = nonblocking ? &req : NULL;
+  const int n = (int)bytes, doubles = (int)(bytes / (long)sizeof(double));
+  const MPI_Comm w = MPI_COMM_WORLD;
+  int err = MPI_SUCCESS;
+  switch (op) {
+  case BARRIER: err = r ? MPI_Ibarrier(w, r) : MPI_Barrier(w); break;
+  case BCAST: err = r ? MPI_Ibcast(recvbuf, n, MPI_BYTE, 0, w, r) : MPI_Bcast(recvbuf, n, MPI_BYTE, 0, w); break;
+  case REDUCE:
+    err = r ? MPI_Ireduce(sendbuf, recvbuf, doubles, MPI_DOUBLE, MPI_SUM, 0, w, r)
+            : MPI_Reduce(sendbuf, recvbuf, doubles, MPI_DOUBLE, MPI_SUM, 0, w);
+    break;
+  case ALLREDUCE:
+    err = r ? MPI_Iallreduce(sendbuf, recvbuf, doubles, MPI_DOUBLE, MPI_SUM, w, r)
+            : MPI_Allreduce(sendbuf, recvbuf, doubles, MPI_DOUBLE, MPI_SUM, w);
+    break;
+  case ALLGATHER:
+    err = r ? MPI_Iallgather(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, w, r)
+            : MPI_Allgather(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, w);
+    break;
+  case ALLTOALL:
+    err = r ? MPI_Ialltoall(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, w, r)
+            : MPI_Alltoall(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, w);
+    break;
+  default: break;
+  }
+  if (err == MPI_SUCCESS && r) err = MPI_Wait(r, MPI_STATUS_IGNORE);
+  return err;
+}
+
+/* The byte at offset j of the block rank `from` sends to rank `to` (Bcast, Allgather: to = 0). */
+static char pattern(int from, int to, long j) { return (char)((from * 97 + to * 59 + j * 131 + 7) & 0xff); }
+/* Element i of rank `from`'s reduction input: distinct small integers, whose sums are exact in any order. */
+static double element(int from, long i) { return (double)(from + 1) * (double)(i % 251 + 1); }
+
+/* Fills the send side (and the root's Bcast buffer) with the patterns and the receive side with other values. */
+static void fill(Op op, long bytes) {
+  const long doubles = bytes / (long)sizeof(double);
+  memset(recvbuf, 0xa5, (size_t)(bytes * size));
+  switch (op) {
+  case BCAST:
+    if (rank == 0)
+      for (long j = 0; j < bytes; ++j) recvbuf[j] = pattern(0, 0, j);
+    break;
+  case REDUCE:
+  case ALLREDUCE:
+    for (long i = 0; i < doubles; ++i) ((double *)sendbuf)[i] = element(rank, i);
+    break;
+  case ALLGATHER:
+    for (long j = 0; j < bytes; ++j) sendbuf[j] = pattern(rank, 0, j);
+    break;
+  case ALLTOALL:
+    for (int to = 0; to < size; ++to)
+      for (long j = 0; j < bytes; ++j) sendbuf[to * bytes + j] = pattern(rank, to, j);
+    break;
+  default: break;
+  }
+}
+
+/* Whether this rank received what it must have. Prints the first difference. */
+static int received_right(Op op, long bytes) {
+  const long doubles = bytes / (long)sizeof(double);
+  const double ranks_sum = (double)size * (size + 1) / 2; /* sum over ranks of (rank + 1) */
+  switch (op) {
+  case BCAST:
+    for (long j = 0; j < bytes; ++j)
+      if (recvbuf[j] != pattern(0, 0, j)) {
+        fprintf(stderr, "coll: bcast %ld bytes: rank %d byte %ld wrong\n", bytes, rank, j);
+        return 0;
+      }
+    break;
+  case REDUCE:
+  case ALLREDUCE:
+    if (op == REDUCE && rank != 0) break;
+    for (long i = 0; i < doubles; ++i) {
+      const double want = ranks_sum * (double)(i % 251 + 1);
+      if (((double *)recvbuf)[i] != want) {
+        fprintf(stderr, "coll: %s %ld bytes: rank %d element %ld is %g, expected %g\n", op_names[op], bytes, rank, i,
+                ((double *)recvbuf)[i], want);
+        return 0;
+      }
+    }
+    break;
+  case ALLGATHER:
+  case ALLTOALL:
+    for (int from = 0; from < size; ++from)
+      for (long j = 0; j < bytes; ++j)
+        if (recvbuf[from * bytes + j] != pattern(from, op == ALLTOALL ? rank : 0, j)) {
+          fprintf(stderr, "coll: %s %ld bytes: rank %d byte %ld of the block from rank %d wrong\n", op_names[op],
+                  bytes, rank, j, from);
+          return 0;
+        }
+    break;
+  default: break;
+  }
+  return 1;
+}
+
+/* Barrier has no result; check instead that it waits: the last rank enters it 100 ms late, and rank 0 must spend
+ * at least half of that in it. sync_ranks releases the last rank last, just before rank 0 leaves, so both clocks
+ * start within a send of each other. */
+static int barrier_waits(int nonblocking, int *err) {
+  const double delay = 0.1;
+  sync_ranks();
+  const double start = MPI_Wtime();
+  if (rank == size - 1 && size > 1) {
+    const struct timespec t = {0, (long)(delay * 1e9)};
+    nanosleep(&t, NULL);
+  }
+  *err = call(BARRIER, nonblocking, 0);
+  const double waited = MPI_Wtime() - start;
+  if (*err == MPI_SUCCESS && rank == 0 && size > 1 && waited < delay / 2) {
+    fprintf(stderr, "coll: barrier returned on rank 0 after %.3f ms while rank %d entered it %.0f ms late\n",
+            waited * 1e3, size - 1, delay * 1e3);
+    return 0;
+  }
+  return 1;
+}
+
+/* The max over ranks of one batch's time: N calls, then the closing sync. The opening sync is whatever the caller
+ * did last: max_over_ranks (the previous batch's, or the agreement on the check) is a barrier too, so a batch adds
+ * only one sync to the calls. */
+static double batch_seconds(Op op, int nonblocking, long bytes, long calls) {
+  const double start = MPI_Wtime();
+  for (long i = 0; i < calls; ++i) {
+    const int err = call(op, nonblocking, bytes);
+    if (err != MPI_SUCCESS) {
+      fprintf(stderr, "coll: %s %s %ld bytes: a timed call failed on rank %d\n", op_names[op],
+              mode_names[nonblocking], bytes, rank);
+      MPI_Abort(MPI_COMM_WORLD, 5);
+    }
+  }
+  sync_ranks();
+  return max_over_ranks(MPI_Wtime() - start);
+}
+
+/* Up to `want` batches of `calls` calls, their times in v; fewer when they have taken `budget` seconds, but at least
+ * 3 (or `want`). Returns how many ran. All ranks decide alike: the times are maxima over ranks. */
+static int batches_within(Op op, int nonblocking, long bytes, long calls, int want, double budget, double *v) {
+  double spent = 0;
+  int done = 0;
+  while (done < want && (done < 3 || spent < budget)) {
+    v[done] = batch_seconds(op, nonblocking, bytes, calls);
+    spent += v[done++];
+  }
+  return done;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof(double), compare_doubles);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void run_case(Op op, int nonblocking, long bytes, int batches, double *v) {
+  /* 1. Check one call (for Barrier: that it waits). Errors are agreed on, so that all ranks skip together. */
+  int err = MPI_SUCCESS, right = 1;
+  if (op == BARRIER) {
+    right = barrier_waits(nonblocking, &err);
+  } else {
+    fill(op, bytes);
+    sync_ranks();
+    err = call(op, nonblocking, bytes);
+    if (err == MPI_SUCCESS) right = received_right(op, bytes);
+  }
+  if (!right) MPI_Abort(MPI_COMM_WORLD, 4);
+  if (max_over_ranks(err != MPI_SUCCESS) > 0) {
+    if (rank == 0) {
+      char msg[MPI_MAX_ERROR_STRING] = "";
+      int len = 0;
+      if (err != MPI_SUCCESS) MPI_Error_string(err, msg, &len);
+      printf("# %s %s %ld: skipped, the call failed (%s)\n", op_names[op], mode_names[nonblocking], bytes,
+             err != MPI_SUCCESS ? msg : "on another rank");
+      fflush(stdout);
+    }
+    return;
+  }
+
+  /* 2. The cost of the closing sync, to subtract: batches of 0 calls. */
+  const double sync = median(v, batches_within(op, nonblocking, bytes, 0, SYNC_BATCHES, max_sync_seconds, v));
+
+  /* 3. Warm-up: double N until the calls of a batch (the batch less the sync) last min_batch_seconds and at least
+   *    as long as the sync, twice in a row (one batch slowed down by a preemption must not stop the doubling). */
+  const double min_calls_seconds = sync > min_batch_seconds ? sync : min_batch_seconds;
+  long calls = 1;
+  for (int long_enough = 0; long_enough < 2 && calls < max_calls;) {
+    if (batch_seconds(op, nonblocking, bytes, calls) - sync >= min_calls_seconds) {
+      ++long_enough;
+    } else {
+      long_enough = 0;
+      calls *= 2;
+    }
+  }
+
+  /* 4. Timed batches. */
+  const int done = batches_within(op, nonblocking, bytes, calls, batches, max_case_seconds, v);
+  for (int b = 0; b < done; ++b) v[b] = (v[b] - sync) / (double)calls;
+  const double per_call = median(v, done);
+  if (rank == 0) {
+    /* Not above zero: the sync varied by more than the calls took (an overloaded machine); no figure then. */
+    if (per_call > 0) printf("%s %s %ld %.3f\n", op_names[op], mode_names[nonblocking], bytes, per_call * 1e6);
+    printf("# %s %s %ld: %ld calls x %d batches, sync %.1f us%s\n", op_names[op], mode_names[nonblocking], bytes,
+           calls, done, sync * 1e6, per_call > 0 ? "" : "; no figure: the batches, less the sync, are not above 0");
+    fflush(stdout);
+  }
+}
+
+/* Splits a comma-separated list into at most `max` tokens (modifies s). */
+static int split_list(char *s, char **tokens, int max) {
+  int n = 0;
+  for (char *t = strtok(s, ","); t && n < max; t = strtok(NULL, ",")) tokens[n++] = t;
+  return n;
+}
+
+static void usage(const char *why) {
+  if (rank == 0)
+    fprintf(stderr,
+            "coll: %s\nusage: mpiexec -n N coll [ops [sizes [modes [batches]]]]\n"
+            "  ops: comma-separated from barrier,bcast,reduce,allreduce,allgather,alltoall\n"
+            "  sizes: comma-separated bytes, multiples of 8, 8 .. %ld\n"
+            "  modes: comma-separated from blocking,nonblocking\n  batches: 1 .. %d\n",
+            why, max_bytes_limit, MAX_BATCHES);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+
+  char default_ops[] = "barrier,bcast,reduce,allreduce,allgather,alltoall";
+  char default_sizes[] = "8,1024,65536,1048576";
+  char default_modes[] = "blocking,nonblocking";
+  char *op_tokens[MAX_CASES], *size_tokens[MAX_CASES], *mode_tokens[MAX_CASES];
+  const int op_count = split_list(argc > 1 ? argv[1] : default_ops, op_tokens, MAX_CASES);
+  const int size_count = split_list(argc > 2 ? argv[2] : default_sizes, size_tokens, MAX_CASES);
+  const int mode_count = split_list(argc > 3 ? argv[3] : default_modes, mode_tokens, MAX_CASES);
+  const int batches = argc > 4 ? atoi(argv[4]) : 5;
+  if (argc > 5 || batches < 1 || batches > MAX_BATCHES) usage("bad arguments");
+
+  Op ops[MAX_CASES];
+  long sizes[MAX_CASES], max_bytes = 8;
+  int modes[MAX_CASES];
+  for (int i = 0; i < op_count; ++i) {
+    ops[i] = OP_COUNT;
+    for (int k = 0; k < OP_COUNT; ++k)
+      if (strcmp(op_tokens[i], op_names[k]) == 0) ops[i] = (Op)k;
+    if (ops[i] == OP_COUNT) usage("unknown operation");
+  }
+  for (int i = 0; i < size_count; ++i) {
+    char *end = NULL;
+    sizes[i] = strtol(size_tokens[i], &end, 10);
+    if (*end || sizes[i] < 8 || sizes[i] > max_bytes_limit || sizes[i] % 8) usage("bad size");
+    if (sizes[i] > max_bytes) max_bytes = sizes[i];
+  }
+  for (int i = 0; i < mode_count; ++i) {
+    modes[i] = strcmp(mode_tokens[i], "blocking") == 0 ? 0 : strcmp(mode_tokens[i], "nonblocking") == 0 ? 1 : -1;
+    if (modes[i] < 0) usage("unknown mode");
+  }
+
+  sendbuf = malloc((size_t)(max_bytes * size));
+  recvbuf = malloc((size_t)(max_bytes * size));
+  double *v = malloc(sizeof(double) * MAX_BATCHES);
+  if (!sendbuf || !recvbuf || !v) MPI_Abort(MPI_COMM_WORLD, 3);
+  memset(sendbuf, 0, (size_t)(max_bytes * size));
+  memset(recvbuf, 0, (size_t)(max_bytes * size));
+
+  if (rank == 0) {
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(library, &len);
+    library[strcspn(library, "\n")] = '\0';
+    printf("# coll: %s\n# ranks %d; per case the median of up to %d batches of >= %g ms (see coll.c)\n", library,
+           size, batches, min_batch_seconds * 1e3);
+    printf("# op mode bytes usec\n");
+    fflush(stdout);
+  }
+
+  for (int m = 0; m < mode_count; ++m)
+    for (int o = 0; o < op_count; ++o)
+      for (int s = 0; s < (ops[o] == BARRIER ? 1 : size_count); ++s)
+        run_case(ops[o], modes[m], ops[o] == BARRIER ? 0 : sizes[s], batches, v);
+
+  free(sendbuf);
+  free(recvbuf);
+  free(v);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,58 @@
+# Multi-process tests of the collectives (MPI-4.0 chapter 6): every blocking and nonblocking collective against
+# results the programs compute themselves, and bad input. Included from tests/mpi/CMakeLists.txt, so
+# strata_mpi_test() is available; test names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
+#
+# Every program is also a plain MPI-4.0 program: it builds against another MPI (mpicc.mpich) to check the tests
+# themselves; checks that MPICH 4.0.2 is known to fail are marked in the sources and compiled only for Strata.
+# coll_nonblocking.c includes coll_all.c (its cases and checks).
+
+set(STRATA_COLL_TEST_PROGRAMS
+    coll_all
+    coll_nonblocking
+    coll_bad_input)
+
+strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
+add_dependencies(mpi_tests coll_tests)
+
+# ---- Every blocking collective ---------------------------------------------------------------------------------
+# Sizes 1, primes and powers of two; on two simulated nodes with slot mapping (blocks of ranks per node) and
+# node mapping (neighbours on different nodes).
+foreach(np 1 2 3 4 5 8)
+  strata_mpi_test(coll_all NP ${np})
+endforeach()
+strata_mpi_test(coll_all NP 4 NODES slot)
+strata_mpi_test(coll_all NP 4 NODES node)
+
+# The same with the algorithms forced by name (coll/selection.hpp: STRATA_COLL_<OPERATION>=<name>, all operations of a
+# family at once), on 5 ranks: not a power of two, so the algorithms' uneven steps run. The variables reach the ranks
+# through mpiexec's -x, as NOSHMRINGS does.
+function(strata_coll_forced_test program np suffix)
+  set(name mpi.${program}.np${np}.${suffix})
+  set(exports "")
+  foreach(assignment IN LISTS ARGN)
+    list(APPEND exports -x STRATA_COLL_${assignment})
+  endforeach()
+  add_test(NAME ${name} COMMAND $<TARGET_FILE:mpiexec> -n ${np} ${exports} --timeout ${STRATA_MPI_TEST_TIMEOUT}
+                                $<TARGET_FILE:${program}>)
+  set_tests_properties(${name} PROPERTIES LABELS mpi TIMEOUT 180 PROCESSORS ${np})
+endfunction()
+
+strata_coll_forced_test(coll_all 5 linear
+                        BCAST=linear GATHER=linear SCATTER=linear ALLGATHER=linear ALLTOALL=linear REDUCE=linear
+                        ALLREDUCE=reduce_bcast BARRIER=linear)
+strata_coll_forced_test(coll_all 5 trees
+                        BCAST=binomial GATHER=binomial SCATTER=binomial REDUCE=binomial ALLREDUCE=recursive_doubling
+                        ALLGATHER=bruck ALLTOALL=bruck BARRIER=dissemination)
+strata_coll_forced_test(coll_all 5 rings
+                        BCAST=scatter_allgather ALLGATHER=ring ALLREDUCE=ring ALLTOALL=pairwise
+                        REDUCE_SCATTER_BLOCK=ring)
+
+# ---- Nonblocking collectives: alone, many outstanding with point-to-point traffic, overlapping blocking ones ---------
+foreach(np 2 4 5)
+  strata_mpi_test(coll_nonblocking NP ${np})
+endforeach()
+strata_mpi_test(coll_nonblocking NP 4 NODES node)
+
+# ---- Bad input -------------------------------------------------------------------------------------------------
+strata_mpi_test(coll_bad_input NP 1)
+strata_mpi_test(coll_bad_input NP 3)
