@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "coll/collective.hpp"
+#include "coll/selection.hpp"
 #include "runtime/progress.hpp"
 
 namespace strata::api {
@@ -91,7 +92,7 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
   if (!check.ok()) return check.raise();
   args.rank = c.rank;
   args.size = c.size;
-  const std::string* forced = c.hints.get(std::string("strata_coll_") + coll::operation_name(op));
+  const std::string* forced = c.hints.get(coll::info_key(op));
   std::unique_ptr<coll::Collective> collective;
   const Status s = coll::Collective::create(op, std::move(args), {c.collective_context(), c.rank, c.world_ranks},
                                             c.collectives_started++, forced ? *forced : std::string(), collective);

@@ -1,5 +1,6 @@
 #include "coll/selection.hpp"
 
+#include <array>
 #include <cctype>
 #include <cstdlib>
 #include <limits>
@@ -66,10 +67,32 @@ Status forced_algorithm(Operation op, const Args& args, const std::string& name,
   return Status::success();
 }
 
-std::string environment_name(Operation op) {
-  std::string name = std::string("STRATA_COLL_") + operation_name(op);
-  for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return name;
+// Per-operation names, made once: selection runs on every call.
+using PerOperation = std::array<std::string, static_cast<std::size_t>(Operation::kCount)>;
+
+template <class Make>
+PerOperation per_operation(Make make) {
+  PerOperation out;
+  for (int i = 0; i < static_cast<int>(Operation::kCount); ++i) out[i] = make(static_cast<Operation>(i));
+  return out;
+}
+
+const std::string& environment_name(Operation op) {  // STRATA_COLL_<OPERATION>
+  static const PerOperation names = per_operation([](Operation o) {
+    std::string name = std::string("STRATA_COLL_") + operation_name(o);
+    for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return name;
+  });
+  return names[static_cast<std::size_t>(op)];
+}
+
+// The environment's choice per operation, read once (as MPICH reads its control variables at start).
+const std::string& environment_choice(Operation op) {
+  static const PerOperation choices = per_operation([](Operation o) {
+    const char* value = std::getenv(environment_name(o).c_str());
+    return std::string(value ? value : "");
+  });
+  return choices[static_cast<std::size_t>(op)];
 }
 
 }  // namespace
@@ -96,15 +119,20 @@ std::size_t message_bytes(Operation op, const Args& args) {
   }
 }
 
+const std::string& info_key(Operation op) {
+  static const PerOperation keys =
+      per_operation([](Operation o) { return std::string("strata_coll_") + operation_name(o); });
+  return keys[static_cast<std::size_t>(op)];
+}
+
 Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out) {
   out = nullptr;
-  const std::string variable = environment_name(op);
-  const char* env = std::getenv(variable.c_str());
+  const std::string& env = environment_choice(op);
   Status s;
   if (!forced.empty())
     s = forced_algorithm(op, args, forced, "the communicator's info", out);
-  else if (env != nullptr && *env != '\0')
-    s = forced_algorithm(op, args, env, variable.c_str(), out);
+  else if (!env.empty())
+    s = forced_algorithm(op, args, env, environment_name(op).c_str(), out);
   if (!s.ok() || out != nullptr) return s;
   const std::size_t bytes = message_bytes(op, args);
   for (const Rule& rule : kRules) {

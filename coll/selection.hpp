@@ -12,6 +12,9 @@
 
 namespace strata::coll {
 
+// "strata_coll_<operation>": the communicator info key that forces an algorithm.
+const std::string& info_key(Operation op);
+
 // `forced`: the info value for the operation on the communicator, or "" when it has none.
 Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out);
 
