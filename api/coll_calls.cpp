@@ -40,6 +40,15 @@ Check& recv_side(Check& check, void* buf, int count, MPI_Datatype type, Args& a)
   return data(check, buf, count, type, a.recvtype);
 }
 
+// The receive side of the v variants: a count and a displacement per rank (read here, before the call returns).
+Check& recv_side_v(Check& check, void* buf, const int* counts_in, const int* displs, MPI_Datatype type,
+                   const comm::Communicator& c, Args& a) {
+  counts(check, counts_in, displs, c.size, a.recvcounts, &a.rdispls, "recvcounts");
+  not_in_place(check, buf, "recvbuf");
+  a.recvbuf = buf;
+  return check.type(type, a.recvtype).committed(type);
+}
+
 // For reductions: one count and type for both sides.
 Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                     bool in_place_allowed, bool receives, Args& a) {
@@ -117,14 +126,10 @@ static auto gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     const bool at_root = c.rank == r;
     send_side(check, sendbuf, sendcount, sendtype, at_root, a);
     if (!at_root || !check.ok()) return;
-    if (v) {
-      counts(check, recvcounts, displs, c.size, a.recvcounts, &a.rdispls, "recvcounts");
-      not_in_place(check, recvbuf, "recvbuf");
-      a.recvbuf = recvbuf;
-      check.type(recvtype, a.recvtype).committed(recvtype);
-    } else {
+    if (v)
+      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
+    else
       recv_side(check, recvbuf, recvcount, recvtype, a);
-    }
   };
 }
 
@@ -217,14 +222,10 @@ static auto allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Datatype recvtype, const int* recvcounts, const int* displs, bool v) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     send_side(check, sendbuf, sendcount, sendtype, true, a);
-    if (v) {
-      counts(check, recvcounts, displs, c.size, a.recvcounts, &a.rdispls, "recvcounts");
-      not_in_place(check, recvbuf, "recvbuf");
-      a.recvbuf = recvbuf;
-      check.type(recvtype, a.recvtype).committed(recvtype);
-    } else {
+    if (v)
+      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
+    else
       recv_side(check, recvbuf, recvcount, recvtype, a);
-    }
   };
 }
 
@@ -291,10 +292,7 @@ static auto alltoallv(const void* sendbuf, const int* sendcounts, const int* sdi
       counts(check, sendcounts, sdispls, c.size, a.sendcounts, &a.sdispls, "sendcounts");
       check.type(sendtype, a.sendtype).committed(sendtype);
     }
-    not_in_place(check, recvbuf, "recvbuf");
-    a.recvbuf = recvbuf;
-    counts(check, recvcounts, rdispls, c.size, a.recvcounts, &a.rdispls, "recvcounts");
-    check.type(recvtype, a.recvtype).committed(recvtype);
+    recv_side_v(check, recvbuf, recvcounts, rdispls, recvtype, c, a);
   };
 }
 
