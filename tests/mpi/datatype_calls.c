@@ -297,23 +297,6 @@ static void keep(dt_case *c, MPI_Datatype t) {
   c->inner[c->ninner++] = t;
 }
 
-/* The value of entry k, stored as its basic type. */
-static void write_value(unsigned char *p, MPI_Datatype t, uint64_t v) {
-  if (t == MPI_CHAR) {
-    char x = (char)v;
-    memcpy(p, &x, sizeof x);
-  } else if (t == MPI_SHORT) {
-    short x = (short)v;
-    memcpy(p, &x, sizeof x);
-  } else if (t == MPI_INT) {
-    int x = (int)(uint32_t)v;
-    memcpy(p, &x, sizeof x);
-  } else {
-    double x = (double)(int32_t)(uint32_t)v / 4.0;
-    memcpy(p, &x, sizeof x);
-  }
-}
-
 /* Entry k of `count` elements placed `extent` apart. */
 static MPI_Aint entry_offset(const dt_case *c, MPI_Aint extent, long k) {
   return (MPI_Aint)(k / c->n) * extent + c->map[k % c->n].disp;
@@ -342,13 +325,13 @@ static layout_buf layout_alloc(const dt_case *c, MPI_Aint extent, int count) {
 
 static void layout_write(const dt_case *c, MPI_Aint extent, unsigned char *origin, int count) {
   for (long k = 0; k < (long)count * c->n; ++k)
-    write_value(origin + entry_offset(c, extent, k), c->map[k % c->n].type, test_pattern(1, 2, 3, (uint64_t)k));
+    test_write_basic(origin + entry_offset(c, extent, k), c->map[k % c->n].type, test_pattern(1, 2, 3, (uint64_t)k));
 }
 
 static void dense_write(const dt_case *c, unsigned char *p, int count) {
   for (long k = 0; k < (long)count * c->n; ++k) {
     MPI_Datatype t = c->map[k % c->n].type;
-    write_value(p, t, test_pattern(1, 2, 3, (uint64_t)k));
+    test_write_basic(p, t, test_pattern(1, 2, 3, (uint64_t)k));
     p += basic_size(t);
   }
 }

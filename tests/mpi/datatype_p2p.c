@@ -73,23 +73,6 @@ static MPI_Aint entry_offset(const dt_case *c, long k) {
   return (MPI_Aint)(k / c->n) * c->extent + c->map[k % c->n].disp;
 }
 
-/* The value of entry k, stored as its basic type. Doubles are integers / 4: exact, never NaN. */
-static void write_value(unsigned char *p, MPI_Datatype t, uint64_t v) {
-  if (t == MPI_CHAR) {
-    char x = (char)v;
-    memcpy(p, &x, sizeof x);
-  } else if (t == MPI_SHORT) {
-    short x = (short)v;
-    memcpy(p, &x, sizeof x);
-  } else if (t == MPI_INT) {
-    int x = (int)(uint32_t)v;
-    memcpy(p, &x, sizeof x);
-  } else {
-    double x = (double)(int32_t)(uint32_t)v / 4.0;
-    memcpy(p, &x, sizeof x);
-  }
-}
-
 /* ---- Buffers in the derived layout and in the dense layout ------------------------------------------------------ */
 
 /* A buffer for `count` elements of a case: the origin (address passed to MPI) sits so that every entry, at any
@@ -117,7 +100,7 @@ static layout_buf layout_alloc(const dt_case *c, int count, int fill) {
 /* Writes the first nvalues entries of message (src, dst, tag) into a buffer whose origin is `origin`. */
 static void layout_write(const dt_case *c, unsigned char *origin, long nvalues, int src, int dst, int tag) {
   for (long k = 0; k < nvalues; ++k)
-    write_value(origin + entry_offset(c, k), c->map[k % c->n].type, test_pattern(src, dst, tag, (uint64_t)k));
+    test_write_basic(origin + entry_offset(c, k), c->map[k % c->n].type, test_pattern(src, dst, tag, (uint64_t)k));
 }
 
 /* The whole buffer must equal `fill` with the first nvalues entries of message (src, dst, tag) at their typemap
@@ -149,7 +132,7 @@ static size_t dense_bytes(const dt_case *c, long nvalues) {
 static void dense_write(const dt_case *c, unsigned char *p, long nvalues, int src, int dst, int tag) {
   for (long k = 0; k < nvalues; ++k) {
     MPI_Datatype t = c->map[k % c->n].type;
-    write_value(p, t, test_pattern(src, dst, tag, (uint64_t)k));
+    test_write_basic(p, t, test_pattern(src, dst, tag, (uint64_t)k));
     p += basic_size(t);
   }
 }
@@ -660,7 +643,7 @@ static void bottom_fill(bottom_vars *v, int with_values, int src, int dst, int t
     p[5 + k] = (unsigned char *)&v->s[2 + k];
     t[5 + k] = MPI_CHAR;
   }
-  for (int k = 0; k < 10; ++k) write_value(p[k], t[k], test_pattern(src, dst, tag, (uint64_t)k));
+  for (int k = 0; k < 10; ++k) test_write_basic(p[k], t[k], test_pattern(src, dst, tag, (uint64_t)k));
 }
 
 static MPI_Datatype bottom_type(bottom_vars *v) {
@@ -688,7 +671,7 @@ static MPI_Datatype bottom_dense_type(void) {
 static void bottom_dense_write(unsigned char *p, int src, int dst, int tag) {
   for (int k = 0; k < 10; ++k) {
     MPI_Datatype t = k < 3 ? MPI_INT : k < 5 ? MPI_DOUBLE : MPI_CHAR;
-    write_value(p, t, test_pattern(src, dst, tag, (uint64_t)k));
+    test_write_basic(p, t, test_pattern(src, dst, tag, (uint64_t)k));
     p += basic_size(t);
   }
 }
@@ -818,7 +801,7 @@ static void partial_vector(int peer, int tag0) {
   for (int i = 0; i < (int)(sizeof sent / sizeof sent[0]); ++i) {
     int k = sent[i], tag = tag0 + i;
     int out[20];
-    for (int j = 0; j < k; ++j) write_value((unsigned char *)&out[j], MPI_INT, test_pattern(rank, peer, tag, j));
+    for (int j = 0; j < k; ++j) test_write_basic((unsigned char *)&out[j], MPI_INT, test_pattern(rank, peer, tag, j));
     layout_buf rbuf = layout_alloc(&c, 5, SENTINEL);
     MPI_Request req;
     MPI_Status st;

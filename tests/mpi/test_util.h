@@ -198,6 +198,24 @@ static inline void test_expect_either_at(int err, int class1, int class2, const 
   test_expect_error_at(err, cls == class2 ? class2 : class1, name, text, file, line);
 }
 
+/* Stores pattern value v as one element of the basic type t (MPI_CHAR, MPI_SHORT, MPI_INT, else MPI_DOUBLE), where
+ * datatype tests place their typemap entries. Doubles are integers / 4: exact, never NaN. */
+static inline void test_write_basic(unsigned char *p, MPI_Datatype t, uint64_t v) {
+  if (t == MPI_CHAR) {
+    char x = (char)v;
+    memcpy(p, &x, sizeof x);
+  } else if (t == MPI_SHORT) {
+    short x = (short)v;
+    memcpy(p, &x, sizeof x);
+  } else if (t == MPI_INT) {
+    int x = (int)(uint32_t)v;
+    memcpy(p, &x, sizeof x);
+  } else {
+    double x = (double)(int32_t)(uint32_t)v / 4.0;
+    memcpy(p, &x, sizeof x);
+  }
+}
+
 /* A barrier of point-to-point calls on any communicator (tag TEST_TAG_BARRIER). */
 static inline void test_barrier_comm(MPI_Comm comm) {
   int rank, size, token = 0;
