@@ -216,6 +216,19 @@ static inline void test_write_basic(unsigned char *p, MPI_Datatype t, uint64_t v
   }
 }
 
+/* For bad-input tests that define `static void still_works(int line)` (a valid call proving the library
+ * recovered): the call fails with `want_class` (or either of two classes) naming `name`, then still_works runs. */
+#define EXPECT_FAILS(call, want_class, name)                                       \
+  do {                                                                             \
+    test_expect_error_at((call), (want_class), (name), #call, __FILE__, __LINE__); \
+    still_works(__LINE__);                                                         \
+  } while (0)
+#define EXPECT_FAILS2(call, class1, class2, name)                                             \
+  do {                                                                                        \
+    test_expect_either_at((call), (class1), (class2), (name), #call, __FILE__, __LINE__); \
+    still_works(__LINE__);                                                                    \
+  } while (0)
+
 /* A barrier of point-to-point calls on any communicator (tag TEST_TAG_BARRIER). */
 static inline void test_barrier_comm(MPI_Comm comm) {
   int rank, size, token = 0;
