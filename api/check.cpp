@@ -53,9 +53,12 @@ Check& Check::type(MPI_Datatype handle, const datatype::Datatype*& out) {
 }
 
 Check& Check::type(MPI_Datatype handle, datatype::TypeRef& out) {
-  const datatype::Datatype* t = nullptr;
-  type(handle, t);
-  if (ok()) out = datatype_ref(handle);
+  if (!ok()) return *this;
+  out = datatype_ref(handle);
+  if (out == nullptr) {
+    const datatype::Datatype* none = nullptr;
+    type(handle, none);  // the same message
+  }
   return *this;
 }
 
@@ -66,7 +69,10 @@ std::string describe_type(MPI_Datatype handle) {
 }
 
 Check& Check::committed(MPI_Datatype handle) {
-  const datatype::Datatype* t = datatype_of(handle);
+  return ok() ? committed(handle, datatype_of(handle)) : *this;
+}
+
+Check& Check::committed(MPI_Datatype handle, const datatype::Datatype* t) {
   if (ok() && t != nullptr && !t->committed)
     fail(MPI_ERR_TYPE, describe_type(handle) + " is not committed (MPI_Type_commit)");
   return *this;

@@ -25,6 +25,7 @@ class Check {
   Check& type(MPI_Datatype handle, const datatype::Datatype*& out);
   Check& type(MPI_Datatype handle, datatype::TypeRef& out);
   Check& committed(MPI_Datatype handle);  // after type(): communication needs a committed type
+  Check& committed(MPI_Datatype handle, const datatype::Datatype* type);  // the same, the type already looked up
   // A buffer for `count` elements: not NULL unless the type's data lies at absolute addresses (MPI_BOTTOM), and
   // count * size within MPI_Count.
   Check& buffer(const void* buf, int count, const datatype::Datatype* type);

@@ -77,7 +77,7 @@ int run(const char* call, MPI_Comm comm, Operation op, MPI_Request* request, boo
   Args a;
   if (check.ok()) prepare(check, *c, a);
   if (!check.ok()) return check.raise();
-  return launch(check, comm, *c, op, std::move(a), nonblocking ? request : nullptr);
+  return launch(check, comm, *c, op, a, nonblocking ? request : nullptr);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "coll/collective.hpp"
+#include "coll/comm_cache.hpp"
 #include "coll/selection.hpp"
 #include "runtime/progress.hpp"
 
@@ -18,7 +18,7 @@ Check& root(Check& check, int root, const comm::Communicator& c) {
 }
 
 Check& data(Check& check, const void* buf, int count, MPI_Datatype type, datatype::TypeRef& out) {
-  check.count(count).type(type, out).committed(type);
+  check.count(count).type(type, out).committed(type, out.get());
   if (check.ok()) check.buffer(buf, count, out.get());
   return check;
 }
@@ -51,7 +51,7 @@ Check& counts(Check& check, const int* counts, const int* displs, int n, std::ve
 namespace {
 
 struct Pending {
-  std::unique_ptr<coll::Collective> collective;
+  std::shared_ptr<coll::Collective> collective;
   ApiRequest* request;
 };
 
@@ -87,17 +87,18 @@ bool poll_pending(void*) {
 
 }  // namespace
 
-int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args args,
+int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
            MPI_Request* request) {
   if (!check.ok()) return check.raise();
   args.rank = c.rank;
   args.size = c.size;
+  static const std::string automatic;
   const std::string* forced = c.hints.get(coll::info_key(op));
-  std::unique_ptr<coll::Collective> collective;
-  const Status s = coll::Collective::create(op, std::move(args), {c.collective_context(), c.rank, c.world_ranks},
-                                            c.collectives_started++, forced ? *forced : std::string(), collective);
+  if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
+  std::shared_ptr<coll::Collective> collective;
+  const Status s = c.collectives->get(op, args, c, forced ? *forced : automatic, collective);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
-  collective->start();
+  collective->start(c.collectives_started++);
   if (request == nullptr) {
     runtime::wait_until([&] { return collective->progress(); });
     if (collective->error() != 0) return check.fail(collective->error(), collective->message()).raise();

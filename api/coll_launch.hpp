@@ -17,7 +17,7 @@ Check& counts(Check& check, const int* counts, const int* displs, int n, std::ve
 
 // Runs the collective to completion (request == nullptr) or starts it and hands out a request; raises any error
 // through the communicator's handler.
-int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args args,
+int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
            MPI_Request* request);
 
 }  // namespace strata::api

@@ -35,6 +35,9 @@ struct Args {
 
   std::size_t segment_bytes = 0;  // pipelined algorithms: bytes per segment (0: the algorithm's default)
   int radix = 0;                  // k-nomial algorithms: k (0: the algorithm's default)
+
+  // The same call: equal values, the same buffers, and the same type and operator objects (not equal ones).
+  friend bool operator==(const Args&, const Args&) = default;
 };
 
 }  // namespace strata::coll

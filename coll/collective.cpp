@@ -4,20 +4,34 @@
 
 namespace strata::coll {
 
-Status Collective::create(Operation op, Args args, Channel channel, uint32_t sequence, const std::string& forced,
+Status Collective::create(Operation op, Args args, const Channel& channel, const std::string& forced,
                           std::unique_ptr<Collective>& out) {
   std::unique_ptr<Collective> c(new Collective);
   if (Status s = select(op, args, forced, c->algorithm_); !s.ok()) return s;
   c->args_ = std::move(args);
-  c->algorithm_->build(c->args_, c->schedule_);
+  c->forced_ = forced;
+  if (call_check_enabled()) {
+    c->check_ = std::make_unique<CallCheck>(op, c->args_);
+    Schedule algorithm;
+    c->algorithm_->build(c->args_, algorithm);
+    c->schedule_.append(algorithm, {c->check_->build(c->schedule_)});
+  } else {
+    c->algorithm_->build(c->args_, c->schedule_);
+  }
   if (c->schedule_.tags() > kTagsPerCollective)
     return strata::error(17, std::string("internal: ") + operation_name(op) + " algorithm " + c->algorithm_->name +
                                  " uses " + std::to_string(c->schedule_.tags()) +
                                  " tags, more than its block");  // MPI_ERR_INTERN
-  c->port_ = std::make_unique<TransportPort>(std::move(channel), tag_base(sequence));
+  c->port_ = std::make_unique<TransportPort>(channel);
   c->execution_ = std::make_unique<Execution>(c->schedule_, *c->port_);
   out = std::move(c);
   return Status::success();
+}
+
+void Collective::start(uint32_t sequence) {
+  port_->set_tag_base(tag_base(sequence));
+  started_ = true;
+  execution_->start();
 }
 
 }  // namespace strata::coll

@@ -1,11 +1,13 @@
-// A collective ready to run on a communicator: the algorithm chosen, its schedule built, a port with its own tag
-// block on the communicator's collective context, and an execution. Blocking calls start and wait; nonblocking
-// ones start and leave it to the progress engine; persistent ones (later) keep it and start it again.
+// A collective ready to run on a communicator: the algorithm chosen, its schedule built, a port on the
+// communicator's collective context, and an execution. Each start takes the tag block of its place in the
+// communicator's sequence of collectives, so one built collective can run many times: blocking and nonblocking
+// calls reuse it through the communicator's cache (comm_cache.hpp), persistent ones keep it.
 #pragma once
 #include <memory>
 #include <string>
 
 #include "coll/algorithms.hpp"
+#include "coll/call_check.hpp"
 #include "coll/execution.hpp"
 #include "coll/transport_port.hpp"
 #include "runtime/status.hpp"
@@ -20,22 +22,30 @@ inline int tag_base(uint32_t sequence) {
 class Collective {
  public:
   // Chooses (see selection.hpp) and builds; `forced` is the communicator's info value for the operation, or "".
-  static Status create(Operation op, Args args, Channel channel, uint32_t sequence, const std::string& forced,
+  static Status create(Operation op, Args args, const Channel& channel, const std::string& forced,
                        std::unique_ptr<Collective>& out);
-  void start() { execution_->start(); }
+  // Starts a run as the communicator's `sequence`-th collective; the previous run must have finished.
+  void start(uint32_t sequence);
   bool progress() { return execution_->progress(); }
   bool finished() const { return execution_->finished(); }
+  bool running() const { return started_ && !finished(); }
   int error() const { return execution_->error(); }
   const std::string& message() const { return execution_->message(); }
   const Algorithm& algorithm() const { return *algorithm_; }
+  const Args& args() const { return args_; }
+  const std::string& forced() const { return forced_; }
+  std::size_t scratch_bytes() const { return schedule_.scratch_bytes(); }
 
  private:
   Collective() = default;
   const Algorithm* algorithm_ = nullptr;
   Args args_;  // kept: the schedule may refer to its vectors
+  std::string forced_;
+  std::unique_ptr<CallCheck> check_;  // STRATA_CHECK_COLL: runs first in the schedule
   Schedule schedule_;
   std::unique_ptr<TransportPort> port_;
   std::unique_ptr<Execution> execution_;
+  bool started_ = false;
 };
 
 }  // namespace strata::coll

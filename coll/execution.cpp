@@ -77,12 +77,17 @@ bool Execution::progress() {
       const int id = local_ready_.back();
       local_ready_.pop_back();
       const Vertex& v = vs[id];
-      if (v.kind == Kind::kReduce)
+      if (v.kind == Kind::kReduce) {
         datatype::reduce(*v.op, address(v.a.buf), address(v.b.buf), v.a.count, *v.a.type, v.type_handle);
-      else if (v.kind == Kind::kCopy)
+      } else if (v.kind == Kind::kCopy) {
         copy_data(address(v.a.buf), v.a.count, *v.a.type, address(v.b.buf), v.b.count, *v.b.type);
-      else if (v.kind == Kind::kCallback)
-        v.callback();
+      } else if (v.kind == Kind::kCallback) {
+        if (Status s = v.callback(); !s.ok()) {  // nothing after it runs; what is in flight drains
+          error_ = s.error_class;
+          message_ = s.message;
+          break;
+        }
+      }
       completed(id);
       moved = true;
     }

@@ -51,7 +51,7 @@ VertexId Schedule::copy(const Data& from, const Data& to, std::span<const Vertex
   return add(std::move(v), after);
 }
 
-VertexId Schedule::callback(std::function<void()> fn, std::span<const VertexId> after) {
+VertexId Schedule::callback(std::function<Status()> fn, std::span<const VertexId> after) {
   Vertex v;
   v.kind = Kind::kCallback;
   v.callback = std::move(fn);
@@ -59,6 +59,35 @@ VertexId Schedule::callback(std::function<void()> fn, std::span<const VertexId> 
 }
 
 VertexId Schedule::join(std::span<const VertexId> after) { return add(Vertex{}, after); }
+
+VertexId Schedule::append(const Schedule& part, std::span<const VertexId> after) {
+  const auto first = static_cast<VertexId>(vertices_.size());
+  const int tag_offset = tags_;
+  const std::uintptr_t scratch_base = scratch(part.scratch_bytes()).at;
+  auto moved = [&](Data d) {
+    if (d.buf.area == Buf::Area::kScratch) d.buf.at += scratch_base;
+    return d;
+  };
+  std::vector<VertexId> sinks;
+  for (const Vertex& pv : part.vertices()) {
+    Vertex v = pv;
+    v.a = moved(v.a);
+    v.b = moved(v.b);
+    if (v.kind == Kind::kSend || v.kind == Kind::kRecv) {
+      v.tag += tag_offset;
+      tags_ = std::max(tags_, v.tag + 1);
+    }
+    for (VertexId& n : v.next) n += first;
+    if (v.next.empty()) sinks.push_back(static_cast<VertexId>(vertices_.size()));
+    const bool root = v.deps == 0;
+    vertices_.push_back(std::move(v));
+    if (!root) continue;
+    for (VertexId before : after) vertices_[before].next.push_back(static_cast<VertexId>(vertices_.size() - 1));
+    vertices_.back().deps = static_cast<int>(after.size());
+  }
+  if (part.vertices().empty()) return join(after);
+  return join(sinks);
+}
 
 Buf Schedule::scratch(std::size_t bytes) {
   const std::size_t at = (scratch_bytes_ + 63) / 64 * 64;

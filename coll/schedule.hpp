@@ -17,6 +17,7 @@
 
 #include "datatype/datatype.hpp"
 #include "datatype/op.hpp"
+#include "runtime/status.hpp"
 
 namespace strata::coll {
 
@@ -57,7 +58,7 @@ struct Vertex {
   int tag = 0;                       // send/recv: offset in the run's tag block
   const datatype::Op* op = nullptr;  // reduce
   int type_handle = 0;               // reduce: the MPI handle a user function receives
-  std::function<void()> callback;    // callback
+  std::function<Status()> callback;  // callback: a failure stops the run with its error
   int deps = 0;                      // vertices that must complete first
   std::vector<VertexId> next;        // vertices that wait for this one
 };
@@ -70,8 +71,11 @@ class Schedule {
   VertexId reduce(const Data& in, const Data& inout, const datatype::Op* op, int type_handle,
                   std::span<const VertexId> after = {});
   VertexId copy(const Data& from, const Data& to, std::span<const VertexId> after = {});
-  VertexId callback(std::function<void()> fn, std::span<const VertexId> after = {});
+  VertexId callback(std::function<Status()> fn, std::span<const VertexId> after = {});
   VertexId join(std::span<const VertexId> after);  // a no-op: one id standing for several
+  // Adds all of `part` (a sub-schedule) to run after `after`: its tags follow this schedule's, its scratch is
+  // placed after this one's. Returns a vertex that completes when all of `part` has.
+  VertexId append(const Schedule& part, std::span<const VertexId> after);
   // The same with a brace list: s.send(d, peer, tag, {v1, v2}).
   VertexId send(const Data& what, int peer, int tag, std::initializer_list<VertexId> after) {
     return send(what, peer, tag, std::span<const VertexId>(after.begin(), after.size()));
@@ -88,6 +92,12 @@ class Schedule {
   }
   VertexId join(std::initializer_list<VertexId> after) {
     return join(std::span<const VertexId>(after.begin(), after.size()));
+  }
+  VertexId callback(std::function<Status()> fn, std::initializer_list<VertexId> after) {
+    return callback(std::move(fn), std::span<const VertexId>(after.begin(), after.size()));
+  }
+  VertexId append(const Schedule& part, std::initializer_list<VertexId> after) {
+    return append(part, std::span<const VertexId>(after.begin(), after.size()));
   }
 
   // Reserves `bytes` of scratch (64-byte aligned) and returns its buffer.

@@ -20,7 +20,8 @@ struct Channel {
 
 class TransportPort : public Port {
  public:
-  TransportPort(Channel channel, int tag_base) : channel_(std::move(channel)), tag_base_(tag_base) {}
+  explicit TransportPort(Channel channel, int tag_base = 0) : channel_(std::move(channel)), tag_base_(tag_base) {}
+  void set_tag_base(int tag_base) { tag_base_ = tag_base; }  // before each run
   void prepare(int vertices, int tags) override;
   void send(int id, int peer, int tag, const void* buf, std::size_t count, const datatype::TypeRef& type) override;
   void recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& type) override;

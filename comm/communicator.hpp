@@ -1,6 +1,7 @@
 // A communicator as the layers below api/ see it.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -8,6 +9,10 @@
 
 #include "runtime/bootstrap.hpp"
 #include "runtime/info.hpp"
+
+namespace strata::coll {
+class CommCache;
+}
 
 namespace strata::comm {
 
@@ -36,6 +41,9 @@ struct Communicator {
   std::optional<HwLevel> hw_level;  // set by hardware splits only
   uint32_t idups_started = 0;  // MPI_Comm_idup calls on this communicator, the same sequence on every member
   uint32_t collectives_started = 0;  // collectives started on it (their tag blocks), the same on every member
+  // What coll/ keeps for this communicator (built collectives), made at its first collective. Never shared: a
+  // communicator is not copied.
+  std::shared_ptr<coll::CommCache> collectives;
 
   int world_rank(int r) const { return world_ranks[r]; }
   int slot() const { return static_cast<int>(context / kContextsPerComm); }

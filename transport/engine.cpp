@@ -263,10 +263,10 @@ void Engine::start_send(Request* r) {
 void Engine::start_recv(Request* r) {
   r->complete = false;
   r->status = {};
-  if (auto u = queues_.take_unexpected({r->context, r->rank, r->tag}))
-    deliver(r, u->header, u->payload.data(), u->payload.size());
-  else
-    queues_.post(r);
+  const bool arrived = queues_.consume_unexpected({r->context, r->rank, r->tag}, [&](const Unexpected& u) {
+    deliver(r, u.header, u.payload.data(), u.payload.size());
+  });
+  if (!arrived) queues_.post(r);
 }
 
 bool Engine::poll(void* self) { return static_cast<Engine*>(self)->progress(); }
@@ -298,9 +298,7 @@ void Engine::dispatch(const Header& h, const char* payload, std::size_t len) {
       if (Request* r = queues_.take_posted({h.context, h.src_rank, h.tag})) {
         deliver(r, h, payload, len);
       } else {
-        Unexpected u{h, {}};
-        if (h.kind == MsgKind::Eager) u.payload.assign(payload, payload + len);
-        queues_.add_unexpected(std::move(u));
+        queues_.add_unexpected(h, payload, h.kind == MsgKind::Eager ? len : 0);
       }
       break;
     case MsgKind::Cts:

@@ -39,9 +39,22 @@ class MatchQueues {
   Request* take_posted(const Envelope& have);  // nullptr when no posted receive accepts it
   bool remove_posted(Request* r);              // cancel
 
-  void add_unexpected(Unexpected u) { unexpected_.push_back(std::move(u)); }
+  // Keeps a message nobody asked for yet, with `len` bytes of eager payload. Its list node and payload buffer are
+  // recycled from messages already consumed, so a steady stream of early messages allocates nothing.
+  void add_unexpected(const Header& h, const char* payload, std::size_t len);
   const Unexpected* peek_unexpected(const Envelope& want) const;
-  std::optional<Unexpected> take_unexpected(const Envelope& want);
+  std::optional<Unexpected> take_unexpected(const Envelope& want);  // the message leaves the queues (MPI_Mprobe)
+  // Hands the earliest arrived message `want` accepts to `use`, then recycles it; false when there is none.
+  template <class Use>
+  bool consume_unexpected(const Envelope& want, Use&& use) {
+    for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+      if (!accepts(want, it->envelope())) continue;
+      use(static_cast<const Unexpected&>(*it));
+      recycle(it);
+      return true;
+    }
+    return false;
+  }
 
   std::size_t posted_count() const { return posted_.size(); }
   std::size_t unexpected_count() const { return unexpected_.size(); }
@@ -49,7 +62,10 @@ class MatchQueues {
  private:
   static Envelope envelope_of(const Request* r) { return {r->context, r->rank, r->tag}; }
   std::vector<Request*> posted_;
+  void recycle(std::list<Unexpected>::iterator it);
   std::list<Unexpected> unexpected_;
+  std::list<Unexpected> spare_;  // consumed nodes, their payload capacity kept
+  std::size_t spare_bytes_ = 0;  // that capacity
 };
 
 }  // namespace strata::transport

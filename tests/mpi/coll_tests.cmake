@@ -9,7 +9,8 @@
 set(STRATA_COLL_TEST_PROGRAMS
     coll_all
     coll_nonblocking
-    coll_bad_input)
+    coll_bad_input
+    coll_check)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
 add_dependencies(mpi_tests coll_tests)
@@ -56,3 +57,17 @@ strata_mpi_test(coll_nonblocking NP 4 NODES node)
 # ---- Bad input -------------------------------------------------------------------------------------------------
 strata_mpi_test(coll_bad_input NP 1)
 strata_mpi_test(coll_bad_input NP 3)
+
+# ---- STRATA_CHECK_COLL: mismatched calls fail on every rank (coll_check, Strata only); every collective of coll_all
+# and coll_nonblocking passes the check (no false mismatch: in-place, v and w variants, derived types).
+function(strata_coll_checked_test program np)
+  set(name mpi.${program}.np${np}.checked)
+  add_test(NAME ${name} COMMAND $<TARGET_FILE:mpiexec> -n ${np} -x STRATA_CHECK_COLL=1
+                                --timeout ${STRATA_MPI_TEST_TIMEOUT} $<TARGET_FILE:${program}>)
+  set_tests_properties(${name} PROPERTIES LABELS mpi TIMEOUT 180 PROCESSORS ${np})
+endfunction()
+foreach(np 2 3 5)
+  strata_coll_checked_test(coll_check ${np})
+endforeach()
+strata_coll_checked_test(coll_all 5)
+strata_coll_checked_test(coll_nonblocking 4)

@@ -77,3 +77,46 @@ TEST(Execution, RerunsWithFreshCounts) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Execution, AppendedPartRunsAfterItsDependencyWithItsOwnTagsAndScratch) {
+  // Two parts that both use tag 0 and scratch offset 0: rank 0 sends 1 then 2 to rank 1, each through scratch.
+  const int first = 1, second = 2;
+  int got[2] = {0, 0};
+  auto part = [&](int r, const int* value, int* out) {
+    Schedule s;
+    const Data tmp{s.scratch(sizeof(int)), 1, kInt};
+    if (r == 0) {
+      s.send({Buf::user(value), 1, kInt}, 1, 0);
+    } else {
+      const VertexId in = s.recv(tmp, 0, 0);
+      s.copy(tmp, {Buf::user(out), 1, kInt}, {in});
+    }
+    return s;
+  };
+  Schedule parts[2];
+  const std::string failure = run_all(2, [&](int r, Schedule& s) {
+    parts[0] = part(r, &first, &got[0]);
+    parts[1] = part(r, &second, &got[1]);
+    const VertexId a = s.append(parts[0], {});
+    s.append(parts[1], {a});
+    EXPECT_EQ(s.tags(), 2);
+    EXPECT_EQ(s.scratch_bytes(), 64u + sizeof(int));  // the second part's scratch after the first's
+  });
+  ASSERT_EQ(failure, "");
+  EXPECT_EQ(got[0], first);
+  EXPECT_EQ(got[1], second);
+}
+
+TEST(Execution, FailingCallbackStopsTheRun) {
+  int value = 7, got = 0;
+  const std::string failure = run_all(1, [&](int, Schedule& s) {
+    const VertexId fails = s.callback([] { return error(13, "checked and refused"); }, {});
+    s.copy({Buf::user(&value), 1, kInt}, {Buf::user(&got), 1, kInt}, {fails});
+  });
+  EXPECT_EQ(failure, "checked and refused");
+  EXPECT_EQ(got, 0);  // the copy after it never ran
+}
+
+}  // namespace
