@@ -140,6 +140,9 @@ bool call_check_enabled() {
   return enabled;
 }
 
+// The tags of the record's allgather (Bruck: one per step, at most 31); the algorithm's come after them.
+constexpr int kCheckTags = 32;
+
 CallCheck::CallCheck(Operation op, const Args& args)
     : rank_(args.rank), size_(args.size), mine_(record_bytes(args.size)),
       all_(record_bytes(args.size) * static_cast<std::size_t>(args.size)) {
@@ -162,9 +165,11 @@ VertexId CallCheck::build(Schedule& s) {
   gather.sendtype = gather.recvtype = datatype::predefined(datatype::kByte);
   Schedule exchange;
   find_algorithm(Operation::kAllgather, "bruck")->build(gather, exchange);
-  const VertexId gathered = s.append(exchange, {});
+  const VertexId gathered = s.append(exchange, {}, 0);
   return s.callback([this] { return verify(); }, {gathered});
 }
+
+int CallCheck::tag_count() { return kCheckTags; }
 
 Status CallCheck::verify() const {
   const std::size_t bytes = record_bytes(size_);

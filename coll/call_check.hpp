@@ -22,8 +22,10 @@ bool call_check_enabled();
 class CallCheck {
  public:
   CallCheck(Operation op, const Args& args);
-  // Adds the allgather and the comparison to `s`; returns the vertex after which the algorithm may run.
+  // Adds the allgather and the comparison to `s`; returns the vertex after which the algorithm may run, its tags
+  // offset by tag_count().
   VertexId build(Schedule& s);
+  static int tag_count();
   // The first mismatch between the gathered records (all ranks find the same), or success.
   Status verify() const;
 

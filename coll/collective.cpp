@@ -14,7 +14,7 @@ Status Collective::create(Operation op, Args args, const Channel& channel, const
     c->check_ = std::make_unique<CallCheck>(op, c->args_);
     Schedule algorithm;
     c->algorithm_->build(c->args_, algorithm);
-    c->schedule_.append(algorithm, {c->check_->build(c->schedule_)});
+    c->schedule_.append(algorithm, {c->check_->build(c->schedule_)}, CallCheck::tag_count());
   } else {
     c->algorithm_->build(c->args_, c->schedule_);
   }

@@ -7,11 +7,18 @@ namespace strata::coll {
 
 VertexId Schedule::add(Vertex v, std::span<const VertexId> after) {
   const auto id = static_cast<VertexId>(vertices_.size());
-  v.deps = static_cast<int>(after.size());
   if (v.kind == Kind::kSend || v.kind == Kind::kRecv) tags_ = std::max(tags_, v.tag + 1);
   vertices_.push_back(std::move(v));
-  for (VertexId before : after) vertices_[before].next.push_back(id);
+  wait_for(id, after);
   return id;
+}
+
+void Schedule::wait_for(VertexId id, std::span<const VertexId> after) {
+  for (VertexId before : after) {
+    if (before == kNoVertex) continue;
+    vertices_[before].next.push_back(id);
+    ++vertices_[id].deps;
+  }
 }
 
 VertexId Schedule::send(const Data& what, int peer, int tag, std::span<const VertexId> after) {
@@ -60,9 +67,8 @@ VertexId Schedule::callback(std::function<Status()> fn, std::span<const VertexId
 
 VertexId Schedule::join(std::span<const VertexId> after) { return add(Vertex{}, after); }
 
-VertexId Schedule::append(const Schedule& part, std::span<const VertexId> after) {
+VertexId Schedule::append(const Schedule& part, std::span<const VertexId> after, int tag_offset) {
   const auto first = static_cast<VertexId>(vertices_.size());
-  const int tag_offset = tags_;
   const std::uintptr_t scratch_base = scratch(part.scratch_bytes()).at;
   auto moved = [&](Data d) {
     if (d.buf.area == Buf::Area::kScratch) d.buf.at += scratch_base;
@@ -81,9 +87,7 @@ VertexId Schedule::append(const Schedule& part, std::span<const VertexId> after)
     if (v.next.empty()) sinks.push_back(static_cast<VertexId>(vertices_.size()));
     const bool root = v.deps == 0;
     vertices_.push_back(std::move(v));
-    if (!root) continue;
-    for (VertexId before : after) vertices_[before].next.push_back(static_cast<VertexId>(vertices_.size() - 1));
-    vertices_.back().deps = static_cast<int>(after.size());
+    if (root) wait_for(static_cast<VertexId>(vertices_.size() - 1), after);
   }
   if (part.vertices().empty()) return join(after);
   return join(sinks);

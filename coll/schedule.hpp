@@ -49,6 +49,9 @@ inline Data elements(const Data& d, std::size_t first, std::size_t n) {
 enum class Kind : uint8_t { kSend, kRecv, kReduce, kCopy, kCallback, kNop };
 
 using VertexId = int;
+// "Nothing to wait for" (data there from the start, a step that did not happen): accepted, and skipped, in any
+// `after` list, so builders need not filter their dependencies.
+constexpr VertexId kNoVertex = -1;
 
 struct Vertex {
   Kind kind = Kind::kNop;
@@ -73,9 +76,10 @@ class Schedule {
   VertexId copy(const Data& from, const Data& to, std::span<const VertexId> after = {});
   VertexId callback(std::function<Status()> fn, std::span<const VertexId> after = {});
   VertexId join(std::span<const VertexId> after);  // a no-op: one id standing for several
-  // Adds all of `part` (a sub-schedule) to run after `after`: its tags follow this schedule's, its scratch is
-  // placed after this one's. Returns a vertex that completes when all of `part` has.
-  VertexId append(const Schedule& part, std::span<const VertexId> after);
+  // Adds all of `part` (a sub-schedule) to run after `after`, its tags shifted by `tag_offset` and its scratch
+  // placed after this one's. Returns a vertex that completes when all of `part` has. The offset must be the same
+  // on every rank (a rank's own tags() may be smaller than another's: a leaf of a tree uses fewer).
+  VertexId append(const Schedule& part, std::span<const VertexId> after, int tag_offset);
   // The same with a brace list: s.send(d, peer, tag, {v1, v2}).
   VertexId send(const Data& what, int peer, int tag, std::initializer_list<VertexId> after) {
     return send(what, peer, tag, std::span<const VertexId>(after.begin(), after.size()));
@@ -96,8 +100,8 @@ class Schedule {
   VertexId callback(std::function<Status()> fn, std::initializer_list<VertexId> after) {
     return callback(std::move(fn), std::span<const VertexId>(after.begin(), after.size()));
   }
-  VertexId append(const Schedule& part, std::initializer_list<VertexId> after) {
-    return append(part, std::span<const VertexId>(after.begin(), after.size()));
+  VertexId append(const Schedule& part, std::initializer_list<VertexId> after, int tag_offset) {
+    return append(part, std::span<const VertexId>(after.begin(), after.size()), tag_offset);
   }
 
   // Reserves `bytes` of scratch (64-byte aligned) and returns its buffer.
@@ -111,6 +115,7 @@ class Schedule {
 
  private:
   VertexId add(Vertex v, std::span<const VertexId> after);
+  void wait_for(VertexId id, std::span<const VertexId> after);  // id starts after each of them
   std::vector<Vertex> vertices_;
   std::size_t scratch_bytes_ = 0;
   int tags_ = 0;

@@ -23,16 +23,6 @@
 namespace strata::coll {
 namespace {
 
-constexpr VertexId kNone = -1;
-
-// The vertices among `ids` that exist, as a dependency list.
-std::vector<VertexId> after(std::initializer_list<VertexId> ids) {
-  std::vector<VertexId> out;
-  for (VertexId id : ids)
-    if (id != kNone) out.push_back(id);
-  return out;
-}
-
 bool power_of_two(int p) { return p > 0 && (p & (p - 1)) == 0; }
 
 // ---- Who talks to whom: pure functions of (rank, p, step). ----
@@ -100,7 +90,7 @@ Gathered allgatherv_blocks(const Args& a) {
 
 // Without MPI_IN_PLACE a rank's own block arrives by a local copy (send and receive types may differ).
 VertexId place_own_block(const Args& a, const Gathered& g, Schedule& s) {
-  return a.in_place ? kNone : s.copy(g.mine, g.block[a.rank]);
+  return a.in_place ? kNoVertex : s.copy(g.mine, g.block[a.rank]);
 }
 
 void gather_linear(const Args& a, const Gathered& g, Schedule& s) {
@@ -117,11 +107,11 @@ void gather_linear(const Args& a, const Gathered& g, Schedule& s) {
 void gather_ring(const Args& a, const Gathered& g, Schedule& s) {
   const int p = a.size, r = a.rank, right = (r + 1) % p, left = (r - 1 + p) % p;
   place_own_block(a, g, s);
-  VertexId received = kNone;
+  VertexId received = kNoVertex;
   for (int step = 0; step + 1 < p; ++step) {
     // Every receive lands in its own block, so all are posted at once; a send waits for the block it passes on.
     const Data& out = step == 0 ? g.mine : g.block[ring_block(r, p, step)];
-    s.send(out, right, step, after({received}));
+    s.send(out, right, step, {received});
     received = s.recv(g.block[ring_block(r, p, step + 1)], left, step);
   }
 }
@@ -138,7 +128,7 @@ void build_allgather_recursive_doubling(const Args& a, Schedule& s) {
   const std::size_t n = a.recvcount;
   const Gathered g = allgather_blocks(a);
   const Data all = whole_recvbuf(a);
-  std::vector<VertexId> have = after({place_own_block(a, g, s)});
+  std::vector<VertexId> have = {place_own_block(a, g, s)};
   for (int d = 1, step = 0; d < p; d *= 2, ++step) {
     const auto group = [&](int rank) { return elements(all, (rank & ~(d - 1)) * n, d * n); };
     const int partner = r ^ d;
@@ -172,7 +162,7 @@ void build_allgather_bruck(const Args& a, Schedule& s) {
 
 // Alltoall(v, w) as its algorithms see it: per peer, what goes out and where what comes in lands. With
 // MPI_IN_PLACE (MPI-4.0 6.8) the outgoing block for peer j is block j of recvbuf, which the block from j will
-// overwrite, so it is first copied to scratch; `staged[j]` is that copy (kNone when not in place).
+// overwrite, so it is first copied to scratch; `staged[j]` is that copy (kNoVertex when not in place).
 struct Exchange {
   std::vector<Data> out, in;
   std::vector<VertexId> staged;
@@ -180,7 +170,7 @@ struct Exchange {
 
 // `out` and `in` filled by the variant; stages the outgoing blocks when in place.
 Exchange staged_exchange(const Args& a, std::vector<Data> out, std::vector<Data> in, Schedule& s) {
-  Exchange x{std::move(out), std::move(in), std::vector<VertexId>(a.size, kNone)};
+  Exchange x{std::move(out), std::move(in), std::vector<VertexId>(a.size, kNoVertex)};
   if (!a.in_place) return x;
   for (int j = 0; j < a.size; ++j) {
     if (j == a.rank) continue;  // a rank's own block stays where it is
@@ -234,19 +224,19 @@ void exchange_linear(const Args& a, const Exchange& x, Schedule& s) {
   keep_own_block(a, x, s);
   for (int i = 1; i < p; ++i) {
     const int to = (r + i) % p, from = (r - i + p) % p;
-    s.recv(x.in[from], from, 0, after({x.staged[from]}));  // in place: not before its old contents are staged
-    s.send(x.out[to], to, 0, after({x.staged[to]}));
+    s.recv(x.in[from], from, 0, {x.staged[from]});  // in place: not before its old contents are staged
+    s.send(x.out[to], to, 0, {x.staged[to]});
   }
 }
 
 void exchange_pairwise(const Args& a, const Exchange& x, Schedule& s) {
   const int p = a.size, r = a.rank;
   keep_own_block(a, x, s);
-  VertexId previous = kNone;  // one step at a time: the point of pairwise is to bound what is in flight
+  VertexId previous = kNoVertex;  // one step at a time: the point of pairwise is to bound what is in flight
   for (int step = 1; step < p; ++step) {
     const Partners w = pairwise_partners(r, p, step);
-    const VertexId received = s.recv(x.in[w.from], w.from, 0, after({previous, x.staged[w.from]}));
-    const VertexId sent = s.send(x.out[w.to], w.to, 0, after({previous, x.staged[w.to]}));
+    const VertexId received = s.recv(x.in[w.from], w.from, 0, {previous, x.staged[w.from]});
+    const VertexId sent = s.send(x.out[w.to], w.to, 0, {previous, x.staged[w.to]});
     previous = s.join({received, sent});
   }
 }
@@ -288,11 +278,11 @@ void build_alltoall_bruck(const Args& a, Schedule& s) {
   }
   const Data packed_out = s.temp(most * n, a.recvtype), packed_in = s.temp(most * n, a.recvtype);
 
-  VertexId sent = kNone;
+  VertexId sent = kNoVertex;
   std::vector<VertexId> unpacked;
   for (int d = 1, round = 0; d < p; d *= 2, ++round) {
     std::vector<VertexId> packed, pack_after = ready;
-    if (sent != kNone) pack_after.push_back(sent);
+    if (sent != kNoVertex) pack_after.push_back(sent);
     int at = 0;
     for (const Run& run : bruck_runs(p, d)) {
       packed.push_back(s.copy(blocks(tmp, n, run.first, run.count), blocks(packed_out, n, at, run.count), pack_after));

@@ -17,6 +17,8 @@
 //              recursive_doubling     lg (a + nb + ng) + fold
 //              ring                   2(p-1) a + 2fn b + fn g                       commutative only
 //              rabenseifner           2 lg a + 2fn b + fn g + fold
+//              segmented_ring         the ring on C chunks of about p x segment_bytes, up to 4 at a time:
+//                                     2(p-1) C a + 2fn b + fn g, one chunk's reductions overlapping others' transfers
 //   reduce_scatter(_block)
 //              ring                   (p-1) a + fN (b + g)                          commutative only
 //              pairwise               (p-1) a + fN (b + g)                          commutative only
@@ -31,6 +33,7 @@
 // so a receive can only ever match its own message.
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <vector>
@@ -40,7 +43,6 @@
 namespace strata::coll {
 namespace {
 
-constexpr VertexId kNone = -1;  // no dependency: satisfied when the schedule starts
 
 constexpr int kTagUp = 0;          // toward a root, and into a fold
 constexpr int kTagDown = 1;        // away from a root, and out of a fold
@@ -48,12 +50,13 @@ constexpr int kTagExchange = 2;    // recursive doubling / halving
 constexpr int kTagGather = 3;      // the allgather or gather undoing a recursive halving
 constexpr int kTagRing = 4;        // 4, 5: ring reduce-scatter
 constexpr int kTagRingGather = 6;  // 6, 7: ring allgather
+constexpr int kTagsPerRing = 8;    // all of the above: what one segment of the segmented ring uses
 
 int mod(int i, int p) { return ((i % p) + p) % p; }
 
 bool same(const Data& x, const Data& y) { return x.buf.area == y.buf.area && x.buf.at == y.buf.at; }
 
-// What every builder works from: the call, the schedule, and vertex constructors that take kNone among their
+// What every builder works from: the call, the schedule, and vertex constructors that take kNoVertex among their
 // dependencies (so "no previous step yet" needs no special case).
 struct Ctx {
   const Args& a;
@@ -70,28 +73,21 @@ struct Ctx {
   Data output(std::size_t n) const { return {Buf::user(a.recvbuf), n, type}; }
   Data temp(std::size_t n) const { return s.temp(n, type); }
 
-  static std::vector<VertexId> deps(std::span<const VertexId> ids) {
-    std::vector<VertexId> out;
-    for (VertexId id : ids)
-      if (id != kNone) out.push_back(id);
-    return out;
-  }
-  static std::vector<VertexId> deps(std::initializer_list<VertexId> ids) { return deps({ids.begin(), ids.size()}); }
   VertexId send(const Data& d, int peer, int tag, std::initializer_list<VertexId> after) const {
-    return s.send(d, peer, tag, deps(after));
+    return s.send(d, peer, tag, after);
   }
   VertexId recv(const Data& d, int peer, int tag, std::initializer_list<VertexId> after) const {
-    return s.recv(d, peer, tag, deps(after));
+    return s.recv(d, peer, tag, after);
   }
   VertexId reduce(const Data& in, const Data& inout, std::initializer_list<VertexId> after) const {
-    return s.reduce(in, inout, a.op, a.type_handle, deps(after));
+    return s.reduce(in, inout, a.op, a.type_handle, after);
   }
   VertexId copy(const Data& from, const Data& to, std::initializer_list<VertexId> after) const {
-    return s.copy(from, to, deps(after));
+    return s.copy(from, to, after);
   }
-  VertexId join(const std::vector<VertexId>& ids) const { return s.join(deps(ids)); }
-  // `to` = `from`, unless they are the same buffer (in place): then kNone.
-  VertexId init(const Data& from, const Data& to) const { return same(from, to) ? kNone : copy(from, to, {}); }
+  VertexId join(const std::vector<VertexId>& ids) const { return s.join(ids); }
+  // `to` = `from`, unless they are the same buffer (in place): then kNoVertex.
+  VertexId init(const Data& from, const Data& to) const { return same(from, to) ? kNoVertex : copy(from, to, {}); }
 
   // acc = incoming op acc when `incoming` stands for lower ranks than acc, else acc op incoming. The second is
   // reduce(in = acc, inout = incoming) and a copy back, unless the operator commutes. `incoming` must be scratch.
@@ -192,7 +188,7 @@ VertexId binomial_reduce(const Ctx& c, const Data& in, const Data& out, int root
   const Data acc = v == 0 ? out : tree.children.empty() ? in : c.temp(in.count);
   VertexId ready = c.init(in, acc);
   Data child[2];
-  VertexId free[2] = {kNone, kNone};  // the last use of child[k]
+  VertexId free[2] = {kNoVertex, kNoVertex};  // the last use of child[k]
   for (std::size_t k = 0; k < tree.children.size(); ++k) {
     if (k < 2) child[k] = c.temp(in.count);
     const VertexId got = c.recv(child[k % 2], mod(tree.children[k] + root, p), kTagUp, {free[k % 2]});
@@ -301,7 +297,7 @@ RingResult ring_reduce_scatter(const Ctx& c, const Blocks& b, const Data& in, co
   if (p == 1) return {own, own};
   std::vector<VertexId> reads{own, c.send(b.of(in, mod(r - 1, p)), right, kTagRing, {})};
   const Data carry[2] = {c.temp(b.largest()), c.temp(b.largest())};
-  VertexId free[2] = {kNone, kNone};  // the send of what carry[k] last held
+  VertexId free[2] = {kNoVertex, kNoVertex};  // the send of what carry[k] last held
   for (int step = 0;; ++step) {
     const int j = mod(r - step - 2, p);  // the block arriving
     const Data partial = elements(carry[step % 2], 0, b.count(j));
@@ -348,14 +344,14 @@ void reduce_linear(const Args& a, Schedule& s) {
   const Data out = c.output(n);
   // In place, x(p-1) arriving in recvbuf would overwrite the root's own input: keep that aside first.
   Data own = in;
-  VertexId kept = kNone;
+  VertexId kept = kNoVertex;
   if (a.in_place && r != p - 1) {
     own = c.temp(n);
     kept = c.copy(in, own, {});
   }
   VertexId acc = r == p - 1 ? c.init(in, out) : c.recv(out, p - 1, kTagUp, {kept});
   Data other[2];
-  VertexId free[2] = {kNone, kNone};
+  VertexId free[2] = {kNoVertex, kNoVertex};
   for (int i = p - 2, k = 0; i >= 0; --i) {
     if (i == r) {
       acc = c.reduce(own, out, {acc, kept});
@@ -446,13 +442,43 @@ void allreduce_ring(const Args& a, Schedule& s) {
   const Blocks b = Blocks::even(n, p);
   const RingResult rs = ring_reduce_scatter(c, b, c.input(n), b.of(out, r));
   VertexId have = rs.done;
-  VertexId got[2] = {kNone, kNone};
+  VertexId got[2] = {kNoVertex, kNoVertex};
   for (int step = 0; step < p - 1; ++step) {
     c.send(b.of(out, mod(r - step, p)), right, kTagRingGather + step % 2, {have});
     // After the reduce-scatter: so that this rank's sends with one tag go out in step order, and because in place
     // the block arriving is someone's input until the reduce-scatter has read it.
     have = got[step % 2] = c.recv(b.of(out, mod(r - step - 1, p)), left, kTagRingGather + step % 2,
                                   {rs.done, rs.input_read, got[step % 2]});
+  }
+}
+
+// The ring on chunks of the vector whose ring messages are about segment_bytes (64 KiB by default), each chunk a
+// ring of its own, so that one chunk's reductions overlap the transfers of others. At most kWindow chunks run at a
+// time: a chunk starts once the chunk kWindow before it has completed on this rank, and reuses its tags (its
+// messages follow the earlier chunk's on each link, and this rank has already received all of those).
+void allreduce_segmented_ring(const Args& a, Schedule& s) {
+  constexpr std::size_t kWindow = 4;
+  const std::size_t n = a.recvcount, element = a.recvtype->size;
+  if (n == 0) return;
+  const std::size_t segment = a.segment_bytes > 0 ? a.segment_bytes : 64 * 1024;
+  const std::size_t ring_bytes = segment * static_cast<std::size_t>(a.size);
+  const std::size_t chunk = element == 0 ? n : std::max<std::size_t>(1, ring_bytes / element);
+  // Integer addresses: a buffer may be MPI_BOTTOM with absolute displacements in the type.
+  auto shifted = [&](const void* p, std::size_t first) {
+    const std::ptrdiff_t bytes = static_cast<std::ptrdiff_t>(first) * a.recvtype->extent();
+    return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes));
+  };
+  std::vector<VertexId> done;
+  for (std::size_t first = 0; first < n; first += chunk) {
+    Args part = a;
+    part.recvbuf = shifted(a.recvbuf, first);
+    if (!a.in_place) part.sendbuf = shifted(a.sendbuf, first);
+    part.recvcount = part.sendcount = std::min(chunk, n - first);
+    Schedule ring;
+    allreduce_ring(part, ring);
+    const std::size_t k = done.size();
+    const int tags = static_cast<int>(k % kWindow) * kTagsPerRing;
+    done.push_back(k < kWindow ? s.append(ring, {}, tags) : s.append(ring, {done[k - kWindow]}, tags));
   }
 }
 
@@ -501,7 +527,7 @@ void reduce_scatter_pairwise(const Args& a, Schedule& s) {
   VertexId acc = c.init(b.of(in, r), place.build);
   std::vector<VertexId> reads{acc};
   Data theirs[2];
-  VertexId free[2] = {kNone, kNone};
+  VertexId free[2] = {kNoVertex, kNoVertex};
   for (int k = 1; k < p; ++k) {
     const int to = mod(r + k, p), from = mod(r - k, p);
     reads.push_back(c.send(b.of(in, to), to, kTagExchange, {}));
@@ -591,7 +617,7 @@ void prefix_recursive_doubling(const Args& a, Schedule& s, bool exclusive) {
   // In place, the result overwrites the input: only after it has been copied into `partial`.
   VertexId out_ready = exclusive ? partial_ready : c.init(in, out);
   bool have_result = !exclusive;
-  VertexId theirs_free = kNone;
+  VertexId theirs_free = kNoVertex;
   for (int mask = 1; mask < p; mask <<= 1) {
     const int partner = r ^ mask;
     if (partner >= p) continue;
@@ -623,6 +649,7 @@ constexpr Algorithm kAlgorithms[] = {
     {Operation::kAllreduce, "recursive_doubling", allreduce_recursive_doubling, nullptr},
     {Operation::kAllreduce, "ring", allreduce_ring, commutative},
     {Operation::kAllreduce, "rabenseifner", allreduce_rabenseifner, nullptr},
+    {Operation::kAllreduce, "segmented_ring", allreduce_segmented_ring, commutative},
     {Operation::kReduceScatterBlock, "ring", reduce_scatter_ring<block_layout>, commutative},
     {Operation::kReduceScatterBlock, "pairwise", reduce_scatter_pairwise<block_layout>, commutative},
     {Operation::kReduceScatterBlock, "reduce_scatterv", reduce_scatter_reduce_scatterv<block_layout>, nullptr},

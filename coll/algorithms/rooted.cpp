@@ -22,8 +22,6 @@
 namespace strata::coll {
 namespace {
 
-constexpr VertexId kNone = -1;  // "no vertex": data that is there from the start
-
 // ---- Pattern maths: who talks to whom, apart from any data -------------------------------------------------------
 
 int relative(int rank, int root, int p) { return (rank - root + p) % p; }
@@ -77,7 +75,6 @@ Data user(const void* buf, std::size_t count, const datatype::TypeRef& type) { r
 bool empty(const Data& d) { return d.count == 0 || d.type->size == 0; }
 Data send_data(const Args& a) { return user(a.sendbuf, a.sendcount, a.sendtype); }
 Data recv_data(const Args& a) { return user(a.recvbuf, a.recvcount, a.recvtype); }  // bcast's buffer too
-std::vector<VertexId> after(VertexId v) { return v == kNone ? std::vector<VertexId>{} : std::vector<VertexId>{v}; }
 
 // A zero-byte message: a barrier's only content is that it arrived.
 Data token() {
@@ -103,11 +100,11 @@ void barrier_linear(const Args& a, Schedule& s) {
 // Hensgen, Finkel, Manber 1988: in round k, tell rank + 2^k and hear from rank - 2^k; after ceil(log2 p) rounds every
 // rank has heard, transitively, from every other. A round's send waits for every earlier round's news.
 void barrier_dissemination(const Args& a, Schedule& s) {
-  VertexId heard = kNone;  // every receive so far: what a round passes on is all the rank has heard
+  VertexId heard = kNoVertex;  // every receive so far: what a round passes on is all the rank has heard
   for (int round = 0, d = 1; d < a.size; ++round, d *= 2) {
-    s.send(token(), (a.rank + d) % a.size, round, after(heard));
+    s.send(token(), (a.rank + d) % a.size, round, {heard});
     const VertexId got = s.recv(token(), (a.rank - d + a.size) % a.size, round);
-    heard = heard == kNone ? got : s.join({heard, got});
+    heard = heard == kNoVertex ? got : s.join({heard, got});
   }
 }
 
@@ -124,16 +121,16 @@ void barrier_recursive_doubling(const Args& a, Schedule& s) {
     s.recv(token(), r + 1, kRelease);
     return;
   }
-  VertexId heard = r < 2 * rem ? s.recv(token(), r - 1, kFold) : kNone;
+  VertexId heard = r < 2 * rem ? s.recv(token(), r - 1, kFold) : kNoVertex;
   const int newrank = r < 2 * rem ? r / 2 : r - rem;
   for (int k = 0; k < rounds; ++k) {
     const int partner_new = newrank ^ (1 << k);
     const int partner = partner_new < rem ? 2 * partner_new + 1 : partner_new + rem;
-    s.send(token(), partner, k + 1, after(heard));
+    s.send(token(), partner, k + 1, {heard});
     const VertexId got = s.recv(token(), partner, k + 1);
-    heard = heard == kNone ? got : s.join({heard, got});
+    heard = heard == kNoVertex ? got : s.join({heard, got});
   }
-  if (r < 2 * rem) s.send(token(), r - 1, kRelease, after(heard));
+  if (r < 2 * rem) s.send(token(), r - 1, kRelease, {heard});
 }
 
 // ---- Bcast --------------------------------------------------------------------------------------------------------
@@ -144,8 +141,8 @@ void bcast_tree(const Args& a, Schedule& s, int k) {
   if (empty(all)) return;
   const int p = a.size;
   const TreeNode node = knomial_node(relative(a.rank, a.root, p), p, k);
-  const VertexId got = node.parent < 0 ? kNone : s.recv(all, absolute(node.parent, a.root, p), 0);
-  for (const Child& c : node.children) s.send(all, absolute(c.vrank, a.root, p), 0, after(got));
+  const VertexId got = node.parent < 0 ? kNoVertex : s.recv(all, absolute(node.parent, a.root, p), 0);
+  for (const Child& c : node.children) s.send(all, absolute(c.vrank, a.root, p), 0, {got});
 }
 
 // A p-nomial tree is the flat one: the root sends to everyone.
@@ -171,14 +168,14 @@ void pipeline_on(const Args& a, Schedule& s, const Data& all, VertexId start) {
   for (std::size_t first = 0; first < all.count; first += per_segment, ++segment) {
     const Data part = elements(all, first, std::min(per_segment, all.count - first));
     const VertexId got = vrank == 0 ? start : s.recv(part, absolute(vrank - 1, a.root, p), segment);
-    if (vrank + 1 < p) s.send(part, absolute(vrank + 1, a.root, p), segment, after(got));
+    if (vrank + 1 < p) s.send(part, absolute(vrank + 1, a.root, p), segment, {got});
   }
 }
 
 // Van de Geijn (Barnett et al. 1994): a binomial scatter of p blocks of ceil(count / p) elements (the last ones short
 // or empty), then a ring allgather. Each rank already holds its scatter subtree's blocks, so the ring skips those:
-// the left neighbour knows the tree too and does not send them.
-void scatter_allgather_on(const Args& a, Schedule& s, const Data& all, VertexId start) {  // tags: 0 scatter, 1 + step ring
+// the left neighbour knows the tree too and does not send them. Tags: 0 the scatter, 1 + step the ring.
+void scatter_allgather_on(const Args& a, Schedule& s, const Data& all, VertexId start) {
   const int p = a.size, vrank = relative(a.rank, a.root, p);
   const std::size_t piece = (all.count + p - 1) / p;
   auto blocks = [&](int first, int n) {  // vrank blocks [first, first + n) of the buffer
@@ -188,20 +185,20 @@ void scatter_allgather_on(const Args& a, Schedule& s, const Data& all, VertexId 
   const TreeNode node = knomial_node(vrank, p, 2);
   const Data mine = blocks(vrank, node.span);
   const VertexId got = node.parent < 0 ? start
-                        : empty(mine)     ? kNone
+                        : empty(mine)     ? kNoVertex
                                           : s.recv(mine, absolute(node.parent, a.root, p), 0);
   for (const Child& c : node.children)
     if (const Data theirs = blocks(c.vrank, c.span); !empty(theirs))
-      s.send(theirs, absolute(c.vrank, a.root, p), 0, after(got));
+      s.send(theirs, absolute(c.vrank, a.root, p), 0, {got});
 
   const int right = (vrank + 1) % p, left = (vrank - 1 + p) % p;
   const int right_span = knomial_node(right, p, 2).span;
-  std::vector<VertexId> ready(p, kNone);  // the vertex after which block b is here
+  std::vector<VertexId> ready(p, kNoVertex);  // the vertex after which block b is here
   for (int b = vrank; b < vrank + node.span; ++b) ready[b] = got;
   for (int step = 0; step < p - 1; ++step) {
     const int out = (vrank - step + p) % p, in = (vrank - step - 1 + p) % p;
     if (const Data d = blocks(out, 1); !empty(d) && !(out >= right && out < right + right_span))
-      s.send(d, absolute(right, a.root, p), step + 1, after(ready[out]));
+      s.send(d, absolute(right, a.root, p), step + 1, {ready[out]});
     if (const Data d = blocks(in, 1); !empty(d) && !(in >= vrank && in < vrank + node.span))
       ready[in] = s.recv(d, absolute(left, a.root, p), step + 1);
   }
@@ -217,12 +214,12 @@ void bcast_bytes(const Args& a, Schedule& s) {
   const datatype::TypeRef bytes = datatype::predefined(datatype::kByte);
   const std::size_t n = datatype::wire_bytes(*all.type, all.count);
   if (datatype::contiguous(*all.type, all.count)) {
-    Body(a, s, {all.buf + all.type->true_lb, n, bytes}, kNone);
+    Body(a, s, {all.buf + all.type->true_lb, n, bytes}, kNoVertex);
     return;
   }
   const Data packed = s.temp(n, bytes);
   const bool root = a.rank == a.root;
-  const VertexId start = root ? s.copy(all, packed) : kNone;
+  const VertexId start = root ? s.copy(all, packed) : kNoVertex;
   const auto first = static_cast<VertexId>(s.vertices().size());
   Body(a, s, packed, start);
   if (root) return;
@@ -327,11 +324,11 @@ void gather_binomial(const Args& a, Schedule& s) {
       parts.push_back(s.recv(elements(up, (c.vrank - vrank) * a.sendcount, c.span * a.sendcount),
                              absolute(c.vrank, a.root, p), 0));
   }
-  const VertexId collected = parts.empty() ? kNone : s.join(parts);
+  const VertexId collected = parts.empty() ? kNoVertex : s.join(parts);
   const std::vector<Run> runs = runs_to_parent(a, node, vrank);
   for (std::size_t i = 0; i < runs.size(); ++i)
     s.send(elements(up, runs[i].offset * a.sendcount, runs[i].n * a.sendcount), absolute(node.parent, a.root, p),
-           static_cast<int>(i), after(collected));
+           static_cast<int>(i), {collected});
 }
 
 // The mirror image: interior ranks receive their subtree's blocks into scratch (recvcount x recvtype per rank), hand

@@ -47,6 +47,13 @@ strata_coll_forced_test(coll_all 5 trees
 strata_coll_forced_test(coll_all 5 rings
                         BCAST=scatter_allgather ALLGATHER=ring ALLREDUCE=ring ALLTOALL=pairwise
                         REDUCE_SCATTER_BLOCK=ring)
+strata_coll_forced_test(coll_all 5 pipelines
+                        BCAST=pipeline ALLREDUCE=segmented_ring REDUCE=reduce_scatter_gather REDUCE_SCATTER=pairwise
+                        REDUCE_SCATTER_BLOCK=pairwise SCAN=linear EXSCAN=linear ALLTOALLV=linear ALLGATHERV=linear)
+# A power of two: recursive doubling allgather and the halving algorithms without their fold.
+strata_coll_forced_test(coll_all 4 halving
+                        BCAST=knomial ALLREDUCE=rabenseifner ALLGATHER=recursive_doubling REDUCE_SCATTER=reduce_scatterv
+                        REDUCE_SCATTER_BLOCK=reduce_scatterv GATHER=binomial SCATTER=binomial)
 
 # ---- Nonblocking collectives: alone, many outstanding with point-to-point traffic, overlapping blocking ones ---------
 foreach(np 2 4 5)

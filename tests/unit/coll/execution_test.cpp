@@ -99,8 +99,8 @@ TEST(Execution, AppendedPartRunsAfterItsDependencyWithItsOwnTagsAndScratch) {
   const std::string failure = run_all(2, [&](int r, Schedule& s) {
     parts[0] = part(r, &first, &got[0]);
     parts[1] = part(r, &second, &got[1]);
-    const VertexId a = s.append(parts[0], {});
-    s.append(parts[1], {a});
+    const VertexId a = s.append(parts[0], {}, 0);
+    s.append(parts[1], {a}, 1);
     EXPECT_EQ(s.tags(), 2);
     EXPECT_EQ(s.scratch_bytes(), 64u + sizeof(int));  // the second part's scratch after the first's
   });
