@@ -12,44 +12,85 @@ constexpr int kErrArg = 13;  // MPI_ERR_ARG
 constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 
 // The default table: for each operation, rules in order; the first whose bounds hold and whose algorithm applies
-// wins. Provisional values from the algorithms' costs (log-depth for small messages, bandwidth-optimal for
-// large); bench/run-coll measures them.
+// wins (a ring refuses a non-commutative operator, recursive doubling allgather a size that is not a power of two:
+// the next rule then serves the call).
+//
+// Measured with bench/run-coll-algorithms (every algorithm forced by name; blocking, MPI_DOUBLE sums, MPI_BYTE
+// blocks; 2 cores, so 4 and 8 ranks are oversubscribed and each message may wait for the scheduler), us per call,
+// the winner first, then the runner-up and the rule-of-thumb choice where they differ:
+//   bcast      8 B:   2: knomial 0.16, binomial 0.17      4: binomial 0.37, knomial 0.40      8: binomial 0.81
+//              1 KiB: 2: knomial 0.19, binomial 0.22      4: binomial 0.54                    8: binomial 1.43
+//              64 KiB: 2: linear 8.5, binomial 8.9        4: scatter_allgather 19.8, linear 25.7
+//                                                         8: scatter_allgather 40, binomial 74
+//              1 MiB: 2: binomial 81, scatter_ag 84       4: linear 244, binomial 254, scatter_ag 278
+//                                                         8: binomial 487, scatter_ag 661
+//   reduce     8 B:   2: binomial 0.22   4: linear 8.1, binomial 10.3    8: binomial 18, linear 51
+//              1 KiB: binomial everywhere (0.29, 7.7, 12.1)
+//              64 KiB: linear everywhere (11.0 / 45 / 83; binomial 11.2 / 49 / 98)
+//              1 MiB: 2: linear 134, binomial 159     4: reduce_scatter_gather 410, linear 436     8: linear 1204
+//   allreduce  8 B, 1 KiB: 2: ring 0.48 / 0.60, recursive_doubling 0.59 / 0.84     4, 8: recursive_doubling 4.5, 20
+//              64 KiB: ring everywhere (15 / 30 / 98; segmented_ring 22 / 30 / 114, rabenseifner 25 / 62 / 153)
+//              1 MiB: 2: ring 139, rabenseifner 301   4: rabenseifner 505, ring 508   8: rabenseifner 1616, ring 1832
+//   allgather  8 B:   2: linear 0.53   4: recursive_doubling 4.7, bruck 5.1, linear 6.3   8: linear 15, bruck 22
+//              1 KiB: 2: recursive_doubling 0.76, linear 0.78   4: linear 4.3   8: linear 15.6, bruck 22
+//              64 KiB: 2: linear 14, ring 15   4: recursive_doubling 77, linear 79
+//                                              8: recursive_doubling 330, linear 382
+//              1 MiB: linear everywhere (136 / 941 / 6745; ring 136 / 1488 / 7202)
+//   alltoall   8 B - 64 KiB: linear everywhere (0.55 - 16 at 2; 4.1 - 82 at 4; 15 - 325 at 8; bruck, pairwise slower)
+//              1 MiB: pairwise everywhere (136 / 1371 / 7236; linear 140 / 1489 / 8019)
+//   barrier    2: recursive_doubling 0.24 = dissemination   4: recursive_doubling 5.2, linear 6.5, dissemination 10
+//              8: linear 14, dissemination 17, recursive_doubling 20
+// Linear algorithms win small and medium cases here because, with more ranks than cores, fewer steps mean fewer
+// waits for the scheduler; they cost O(p) at one rank, so they are chosen only up to the 8 ranks measured, and
+// logarithmic or bandwidth-optimal algorithms (by their costs in algorithms/*.cpp) serve larger communicators.
+// Thresholds between two measured sizes sit at their geometric middle (8 KiB between 1 and 64 KiB, 256 KiB between
+// 64 KiB and 1 MiB). The v and w variants, reduce_scatter and the scans are not benchmarked: their rules follow the
+// costs.
 struct Rule {
   Operation op;
   std::size_t max_bytes;  // one rank's block
-  int min_ranks;
+  int min_ranks, max_ranks;
   const char* name;
 };
 
+constexpr int kMany = std::numeric_limits<int>::max();
+
 constexpr Rule kRules[] = {
-    {Operation::kBarrier, kAny, 1, "dissemination"},
-    {Operation::kBcast, 16384, 1, "binomial"},
-    {Operation::kBcast, kAny, 4, "scatter_allgather"},
-    {Operation::kBcast, kAny, 1, "binomial"},
-    {Operation::kGather, 4096, 1, "binomial"},
-    {Operation::kGather, kAny, 1, "linear"},
-    {Operation::kScatter, 4096, 1, "binomial"},
-    {Operation::kScatter, kAny, 1, "linear"},
-    {Operation::kAllgather, 8192, 1, "recursive_doubling"},
-    {Operation::kAllgather, 8192, 1, "bruck"},
-    {Operation::kAllgather, kAny, 1, "ring"},
-    {Operation::kAllgatherv, kAny, 1, "ring"},
-    {Operation::kAlltoall, 256, 1, "bruck"},
-    {Operation::kAlltoall, kAny, 1, "pairwise"},
-    {Operation::kAlltoallv, kAny, 1, "pairwise"},
-    {Operation::kAlltoallw, kAny, 1, "pairwise"},
-    {Operation::kReduce, 65536, 1, "binomial"},
-    {Operation::kReduce, kAny, 4, "reduce_scatter_gather"},
-    {Operation::kReduce, kAny, 1, "binomial"},
-    {Operation::kAllreduce, 8192, 1, "recursive_doubling"},
-    {Operation::kAllreduce, kAny, 4, "rabenseifner"},
-    {Operation::kAllreduce, kAny, 1, "recursive_doubling"},
-    {Operation::kReduceScatter, kAny, 1, "ring"},
-    {Operation::kReduceScatter, kAny, 1, "pairwise"},
-    {Operation::kReduceScatterBlock, kAny, 1, "ring"},
-    {Operation::kReduceScatterBlock, kAny, 1, "pairwise"},
-    {Operation::kScan, kAny, 1, "recursive_doubling"},
-    {Operation::kExscan, kAny, 1, "recursive_doubling"},
+    {Operation::kBarrier, kAny, 1, 4, "recursive_doubling"},
+    {Operation::kBarrier, kAny, 5, 8, "linear"},
+    {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
+    {Operation::kBcast, 8192, 1, kMany, "binomial"},
+    {Operation::kBcast, 262144, 4, kMany, "scatter_allgather"},
+    {Operation::kBcast, kAny, 1, kMany, "binomial"},
+    {Operation::kGather, 4096, 1, kMany, "binomial"},
+    {Operation::kGather, kAny, 1, kMany, "linear"},
+    {Operation::kScatter, 4096, 1, kMany, "binomial"},
+    {Operation::kScatter, kAny, 1, kMany, "linear"},
+    {Operation::kAllgather, 8192, 1, 8, "linear"},
+    {Operation::kAllgather, 8192, 9, kMany, "bruck"},
+    {Operation::kAllgather, 262144, 3, kMany, "recursive_doubling"},
+    {Operation::kAllgather, kAny, 1, 8, "linear"},
+    {Operation::kAllgather, kAny, 9, kMany, "ring"},
+    {Operation::kAllgatherv, kAny, 1, kMany, "ring"},
+    {Operation::kAlltoall, 65536, 1, 8, "linear"},
+    {Operation::kAlltoall, 256, 9, kMany, "bruck"},
+    {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
+    {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},
+    {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
+    {Operation::kReduce, 8192, 1, kMany, "binomial"},
+    {Operation::kReduce, kAny, 1, 8, "linear"},
+    {Operation::kReduce, kAny, 9, kMany, "reduce_scatter_gather"},
+    {Operation::kAllreduce, 8192, 2, 2, "ring"},
+    {Operation::kAllreduce, 8192, 1, kMany, "recursive_doubling"},
+    {Operation::kAllreduce, 262144, 1, kMany, "ring"},
+    {Operation::kAllreduce, kAny, 1, 4, "ring"},
+    {Operation::kAllreduce, kAny, 1, kMany, "rabenseifner"},
+    {Operation::kReduceScatter, kAny, 1, kMany, "ring"},
+    {Operation::kReduceScatter, kAny, 1, kMany, "pairwise"},
+    {Operation::kReduceScatterBlock, kAny, 1, kMany, "ring"},
+    {Operation::kReduceScatterBlock, kAny, 1, kMany, "pairwise"},
+    {Operation::kScan, kAny, 1, kMany, "recursive_doubling"},
+    {Operation::kExscan, kAny, 1, kMany, "recursive_doubling"},
 };
 
 bool applies(const Algorithm& a, const Args& args) { return a.applies == nullptr || a.applies(args); }
@@ -136,7 +177,8 @@ Status select(Operation op, const Args& args, const std::string& forced, const A
   if (!s.ok() || out != nullptr) return s;
   const std::size_t bytes = message_bytes(op, args);
   for (const Rule& rule : kRules) {
-    if (rule.op != op || bytes > rule.max_bytes || args.size < rule.min_ranks) continue;
+    if (rule.op != op || bytes > rule.max_bytes || args.size < rule.min_ranks || args.size > rule.max_ranks)
+      continue;
     const Algorithm* a = find_algorithm(op, rule.name);
     if (a != nullptr && applies(*a, args)) {
       out = a;

@@ -27,38 +27,61 @@ constexpr std::size_t kMaxSpareBytes = std::size_t{1} << 20;
 }  // namespace
 
 void MatchQueues::add_unexpected(const Header& h, const char* payload, std::size_t len) {
+  List& list = unexpected_[key(h.context, h.src_rank)];
   if (spare_.empty())
-    unexpected_.emplace_back();
+    list.emplace_back();
   else
-    unexpected_.splice(unexpected_.end(), spare_, spare_.begin());
-  Unexpected& u = unexpected_.back();
+    list.splice(list.end(), spare_, spare_.begin());
+  Unexpected& u = list.back();
   spare_bytes_ -= std::min(spare_bytes_, u.payload.capacity());
   u.header = h;
   u.payload.assign(payload, payload + len);
+  u.arrival = arrivals_++;
+  ++unexpected_count_;
 }
 
-void MatchQueues::recycle(std::list<Unexpected>::iterator it) {
-  const std::size_t bytes = it->payload.capacity();
+MatchQueues::Found MatchQueues::find(const Envelope& want) {
+  auto first_in = [&](List& list) -> Found {
+    for (auto it = list.begin(); it != list.end(); ++it)
+      if (accepts(want, it->envelope())) return {&list, it};
+    return {};
+  };
+  if (want.source != kAnySource) {
+    auto at = unexpected_.find(key(want.context, want.source));
+    return at == unexpected_.end() ? Found{} : first_in(at->second);
+  }
+  Found best;
+  for (auto& [k, list] : unexpected_) {
+    if (static_cast<uint32_t>(k >> 32) != want.context) continue;
+    const Found f = first_in(list);
+    if (f.list != nullptr && (best.list == nullptr || f.it->arrival < best.it->arrival)) best = f;
+  }
+  return best;
+}
+
+void MatchQueues::recycle(const Found& found) {
+  --unexpected_count_;
+  const std::size_t bytes = found.it->payload.capacity();
   if (spare_.size() < kMaxSpare && spare_bytes_ + bytes <= kMaxSpareBytes) {
     spare_bytes_ += bytes;
-    spare_.splice(spare_.end(), unexpected_, it);
+    spare_.splice(spare_.end(), *found.list, found.it);
   } else {
-    unexpected_.erase(it);
+    found.list->erase(found.it);
   }
 }
 
 const Unexpected* MatchQueues::peek_unexpected(const Envelope& want) const {
-  for (const Unexpected& u : unexpected_)
-    if (accepts(want, u.envelope())) return &u;
-  return nullptr;
+  // find() changes nothing; it is non-const only because take and consume need mutable positions.
+  const Found found = const_cast<MatchQueues*>(this)->find(want);
+  return found.list == nullptr ? nullptr : &*found.it;
 }
 
 std::optional<Unexpected> MatchQueues::take_unexpected(const Envelope& want) {
-  auto it = std::find_if(unexpected_.begin(), unexpected_.end(),
-                         [&](const Unexpected& u) { return accepts(want, u.envelope()); });
-  if (it == unexpected_.end()) return std::nullopt;
-  std::optional<Unexpected> u(std::move(*it));
-  unexpected_.erase(it);
+  const Found found = find(want);
+  if (found.list == nullptr) return std::nullopt;
+  std::optional<Unexpected> u(std::move(*found.it));
+  --unexpected_count_;
+  found.list->erase(found.it);
   return u;
 }
 

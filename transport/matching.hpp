@@ -1,10 +1,15 @@
 // MPI matching (MPI-4.0 section 3.5): a message matches the earliest posted receive whose (context, source, tag)
 // accept it; a new receive matches the earliest arrived message it accepts. Arrival order per sender is the send
 // order (each peer has one ordered header channel), which gives non-overtaking.
+//
+// Arrived messages wait in one list per (context, source), so a receive from one rank never scans the backlog of
+// another: a fast sender may be thousands of messages ahead (a stream of eager collectives), and a receive naming
+// a slower one must still cost O(1). MPI_ANY_SOURCE compares the first candidates of each list by arrival number.
 #pragma once
 #include <cstdint>
 #include <list>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "transport/request.hpp"
@@ -30,6 +35,7 @@ inline bool accepts(const Envelope& want, const Envelope& have) {
 struct Unexpected {
   Header header;
   std::vector<char> payload;
+  uint64_t arrival = 0;  // order of arrival among all unexpected messages
   Envelope envelope() const { return {header.context, header.src_rank, header.tag}; }
 };
 
@@ -47,23 +53,30 @@ class MatchQueues {
   // Hands the earliest arrived message `want` accepts to `use`, then recycles it; false when there is none.
   template <class Use>
   bool consume_unexpected(const Envelope& want, Use&& use) {
-    for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-      if (!accepts(want, it->envelope())) continue;
-      use(static_cast<const Unexpected&>(*it));
-      recycle(it);
-      return true;
-    }
-    return false;
+    const Found found = find(want);
+    if (found.list == nullptr) return false;
+    use(static_cast<const Unexpected&>(*found.it));
+    recycle(found);
+    return true;
   }
 
   std::size_t posted_count() const { return posted_.size(); }
-  std::size_t unexpected_count() const { return unexpected_.size(); }
+  std::size_t unexpected_count() const { return unexpected_count_; }
 
  private:
+  using List = std::list<Unexpected>;
+  struct Found {
+    List* list = nullptr;  // null: none
+    List::iterator it;
+  };
   static Envelope envelope_of(const Request* r) { return {r->context, r->rank, r->tag}; }
+  static uint64_t key(uint32_t context, int source) { return uint64_t{context} << 32 | static_cast<uint32_t>(source); }
+  Found find(const Envelope& want);  // the earliest arrived message `want` accepts
+  void recycle(const Found& found);
   std::vector<Request*> posted_;
-  void recycle(std::list<Unexpected>::iterator it);
-  std::list<Unexpected> unexpected_;
+  std::unordered_map<uint64_t, List> unexpected_;  // by key(context, source), each in arrival order
+  std::size_t unexpected_count_ = 0;
+  uint64_t arrivals_ = 0;
   std::list<Unexpected> spare_;  // consumed nodes, their payload capacity kept
   std::size_t spare_bytes_ = 0;  // that capacity
 };

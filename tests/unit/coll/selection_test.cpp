@@ -1,0 +1,86 @@
+// Algorithm selection (coll/selection.*): the default table picks an algorithm that applies to every operation,
+// size and communicator size, also for a non-commutative operator and sizes that are not powers of two; a few
+// picks are checked against the measured table; forced names override it, fall back when they do not apply, and
+// an unknown name is an error listing the valid ones.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "coll/selection.hpp"
+#include "datatype/predefined.hpp"
+
+using namespace strata;
+using namespace strata::coll;
+
+namespace {
+
+const datatype::Op kSum = *datatype::predefined_op(datatype::kOpSum);
+const datatype::Op kNonCommutative{datatype::kOpUser, false, false, nullptr};
+
+Args args_for(Operation op, int p, std::size_t bytes, const datatype::Op& reduction) {
+  Args a;
+  a.size = p;
+  a.sendtype = a.recvtype = datatype::predefined(datatype::kByte);
+  a.sendcount = a.recvcount = bytes;
+  a.op = &reduction;
+  if (op == Operation::kAllgatherv || op == Operation::kReduceScatter || op == Operation::kAlltoallv) {
+    a.recvcounts.assign(static_cast<std::size_t>(p), static_cast<int>(bytes));
+    a.sendcounts = a.rdispls = a.sdispls = a.recvcounts;
+  }
+  return a;
+}
+
+std::string chosen(Operation op, int p, std::size_t bytes, const datatype::Op& reduction = kSum,
+                   const std::string& forced = "") {
+  const Algorithm* a = nullptr;
+  const Status s = select(op, args_for(op, p, bytes, reduction), forced, a);
+  EXPECT_TRUE(s.ok()) << s.message;
+  return a ? a->name : "(none)";
+}
+
+TEST(Selection, EveryCaseGetsAnApplicableAlgorithm) {
+  for (int op = 0; op < static_cast<int>(Operation::kCount); ++op)
+    for (int p = 1; p <= 17; ++p)
+      for (std::size_t bytes : {0u, 8u, 1024u, 65536u, 1u << 20})
+        for (const datatype::Op* reduction : {&kSum, &kNonCommutative}) {
+          const Args a = args_for(Operation(op), p, bytes, *reduction);
+          const Algorithm* algorithm = nullptr;
+          ASSERT_TRUE(select(Operation(op), a, "", algorithm).ok());
+          ASSERT_NE(algorithm, nullptr);
+          EXPECT_TRUE(algorithm->applies == nullptr || algorithm->applies(a))
+              << operation_name(Operation(op)) << " p=" << p << " " << bytes << " B: " << algorithm->name;
+        }
+}
+
+TEST(Selection, FollowsTheMeasuredTable) {
+  EXPECT_EQ(chosen(Operation::kAllreduce, 2, 8), "ring");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 8), "recursive_doubling");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 65536), "ring");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 1 << 20), "rabenseifner");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 4, 1 << 20), "ring");
+  EXPECT_EQ(chosen(Operation::kBcast, 8, 65536), "scatter_allgather");
+  EXPECT_EQ(chosen(Operation::kBcast, 8, 1 << 20), "binomial");
+  EXPECT_EQ(chosen(Operation::kAllgather, 4, 65536), "recursive_doubling");
+  EXPECT_EQ(chosen(Operation::kAllgather, 5, 65536), "linear");  // not a power of two
+  EXPECT_EQ(chosen(Operation::kAllgather, 16, 8), "bruck");      // beyond what was measured: logarithmic
+  EXPECT_EQ(chosen(Operation::kAlltoall, 4, 1 << 20), "pairwise");
+  EXPECT_EQ(chosen(Operation::kBarrier, 16, 0), "dissemination");
+}
+
+TEST(Selection, NonCommutativeOperatorsAvoidTheRings) {
+  EXPECT_EQ(chosen(Operation::kAllreduce, 2, 8, kNonCommutative), "recursive_doubling");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 65536, kNonCommutative), "rabenseifner");
+  EXPECT_EQ(chosen(Operation::kReduceScatterBlock, 6, 1024, kNonCommutative), "reduce_scatterv");
+}
+
+TEST(Selection, ForcedNames) {
+  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 8, kSum, "ring"), "ring");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 8, kNonCommutative, "ring"), "recursive_doubling");  // falls back
+  const Algorithm* a = nullptr;
+  const Status s = select(Operation::kBcast, args_for(Operation::kBcast, 4, 8, kSum), "fastest", a);
+  EXPECT_EQ(s.error_class, 13);  // MPI_ERR_ARG
+  EXPECT_NE(s.message.find("valid names: linear, binomial, knomial, pipeline, scatter_allgather"), std::string::npos)
+      << s.message;
+}
+
+}  // namespace
