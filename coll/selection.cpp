@@ -40,6 +40,9 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              1 MiB: pairwise everywhere (136 / 1371 / 7236; linear 140 / 1489 / 8019)
 //   barrier    2: recursive_doubling 0.24 = dissemination   4: recursive_doubling 5.2, linear 6.5, dissemination 10
 //              8: linear 14, dissemination 17, recursive_doubling 20
+// A second run (after the transport's per-source matching, which made 4- and 8-rank streams of small messages 10x
+// faster) kept these winners within its noise (10 - 30% between runs), except that binomial reduce then led at 4
+// ranks for every size and the 64 KiB allreduce at 4 and 8 ranks split between ring and segmented_ring.
 // Linear algorithms win small and medium cases here because, with more ranks than cores, fewer steps mean fewer
 // waits for the scheduler; they cost O(p) at one rank, so they are chosen only up to the 8 ranks measured, and
 // logarithmic or bandwidth-optimal algorithms (by their costs in algorithms/*.cpp) serve larger communicators.
