@@ -16,39 +16,32 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 // the next rule then serves the call).
 //
 // Measured with bench/run-coll-algorithms (every algorithm forced by name; blocking, MPI_DOUBLE sums, MPI_BYTE
-// blocks; 2 cores, so 4 and 8 ranks are oversubscribed and each message may wait for the scheduler), us per call,
-// the winner first, then the runner-up and the rule-of-thumb choice where they differ:
-//   bcast      8 B:   2: knomial 0.16, binomial 0.17      4: binomial 0.37, knomial 0.40      8: binomial 0.81
-//              1 KiB: 2: knomial 0.19, binomial 0.22      4: binomial 0.54                    8: binomial 1.43
-//              64 KiB: 2: linear 8.5, binomial 8.9        4: scatter_allgather 19.8, linear 25.7
-//                                                         8: scatter_allgather 40, binomial 74
-//              1 MiB: 2: binomial 81, scatter_ag 84       4: linear 244, binomial 254, scatter_ag 278
-//                                                         8: binomial 487, scatter_ag 661
-//   reduce     8 B:   2: binomial 0.22   4: linear 8.1, binomial 10.3    8: binomial 18, linear 51
-//              1 KiB: binomial everywhere (0.29, 7.7, 12.1)
-//              64 KiB: linear everywhere (11.0 / 45 / 83; binomial 11.2 / 49 / 98)
-//              1 MiB: 2: linear 134, binomial 159     4: reduce_scatter_gather 410, linear 436     8: linear 1204
-//   allreduce  8 B, 1 KiB: 2: ring 0.48 / 0.60, recursive_doubling 0.59 / 0.84     4, 8: recursive_doubling 4.5, 20
-//              64 KiB: ring everywhere (15 / 30 / 98; segmented_ring 22 / 30 / 114, rabenseifner 25 / 62 / 153)
-//              1 MiB: 2: ring 139, rabenseifner 301   4: rabenseifner 505, ring 508   8: rabenseifner 1616, ring 1832
-//   allgather  8 B:   2: linear 0.53   4: recursive_doubling 4.7, bruck 5.1, linear 6.3   8: linear 15, bruck 22
-//              1 KiB: 2: recursive_doubling 0.76, linear 0.78   4: linear 4.3   8: linear 15.6, bruck 22
-//              64 KiB: 2: linear 14, ring 15   4: recursive_doubling 77, linear 79
-//                                              8: recursive_doubling 330, linear 382
-//              1 MiB: linear everywhere (136 / 941 / 6745; ring 136 / 1488 / 7202)
-//   alltoall   8 B - 64 KiB: linear everywhere (0.55 - 16 at 2; 4.1 - 82 at 4; 15 - 325 at 8; bruck, pairwise slower)
-//              1 MiB: pairwise everywhere (136 / 1371 / 7236; linear 140 / 1489 / 8019)
-//   barrier    2: recursive_doubling 0.24 = dissemination   4: recursive_doubling 5.2, linear 6.5, dissemination 10
-//              8: linear 14, dissemination 17, recursive_doubling 20
-// A second run (after the transport's per-source matching, which made 4- and 8-rank streams of small messages 10x
-// faster) kept these winners within its noise (10 - 30% between runs), except that binomial reduce then led at 4
-// ranks for every size and the 64 KiB allreduce at 4 and 8 ranks split between ring and segmented_ring.
+// blocks; 2 cores, so 4 and 8 ranks are oversubscribed and each message may wait for the scheduler; messages up to
+// 64 KiB go eagerly through the shared-memory rings), us per call at 2 / 4 / 8 ranks, winner first:
+//   bcast      8 B:    knomial 0.18 = binomial 0.19    binomial 0.26, linear 0.35      linear 0.91, binomial 1.02
+//              1 KiB:  knomial 0.14, linear 0.23       binomial 0.36, linear 0.46      linear 1.30, binomial 1.86
+//              64 KiB: linear 2.6, binomial 4.2        binomial 6.8, linear 7.2        linear 20.2, binomial 21.3
+//                      (scatter_allgather 4.4 / 15.5 / 47: its extra steps no longer pay once 64 KiB is eager)
+//              1 MiB:  pipeline 67, linear 101         linear 214 = binomial 215 = pipeline 220
+//                                                      pipeline 492, linear 505, binomial 792
+//   reduce     binomial leads or ties everywhere: 8 B 0.32 / 0.70 / 1.77, 1 KiB 0.40 / 1.03 / 2.22, 64 KiB
+//              7.2 / 19.0 / 53.5, 1 MiB 148 / 364 / 1038 (linear: 8 B 0.26 / 0.79 / 4.78, 1 MiB 138 / 385 / 1550)
+//   allreduce  8 B, 1 KiB: recursive_doubling 0.38 / 9.5 / 20.2 (rabenseifner 1.02 / 8.9 / 42.5)
+//              64 KiB: ring 5.3, recursive_doubling 7.8    reduce_bcast 26.6 = rabenseifner 27.6 (ring 39.9)
+//                      reduce_bcast 66, rabenseifner 83, ring 137
+//              1 MiB:  segmented_ring 151 / 344 / 964 (ring 154 / 955 / 1746, rabenseifner 324 / 577 / 1886)
+//   allgather  8 B, 1 KiB: ring 0.31 / 0.39    bruck 5.2 / 5.8 = linear 5.9 / 7.7    linear 14.8 / 20.6, bruck 21
+//              64 KiB: ring 4.5    linear 39.5, ring 46.6    ring 132, linear 162
+//              1 MiB:  ring 132, linear 141    recursive_doubling 1075, linear 1205    linear 6429, ring 7021
+//   alltoall   8 B - 64 KiB: linear everywhere (2 ranks: 0.30 - 4.7 = pairwise; 4: 4.4 - 31; 8: 15 - 202)
+//              1 MiB:  pairwise 132 = linear 135    linear 1497, pairwise 1576    pairwise 7077, linear 8952
+//   barrier (an earlier run): recursive_doubling 0.24 / 5.2 (dissemination 0.24 / 10), linear 14 (dissemination 17)
 // Linear algorithms win small and medium cases here because, with more ranks than cores, fewer steps mean fewer
 // waits for the scheduler; they cost O(p) at one rank, so they are chosen only up to the 8 ranks measured, and
 // logarithmic or bandwidth-optimal algorithms (by their costs in algorithms/*.cpp) serve larger communicators.
 // Thresholds between two measured sizes sit at their geometric middle (8 KiB between 1 and 64 KiB, 256 KiB between
 // 64 KiB and 1 MiB). The v and w variants, reduce_scatter and the scans are not benchmarked: their rules follow the
-// costs.
+// costs. Run-to-run noise on this shared machine is 10 - 30%: near-ties are settled for the simpler algorithm.
 struct Rule {
   Operation op;
   std::size_t max_bytes;  // one rank's block
@@ -62,31 +55,33 @@ constexpr Rule kRules[] = {
     {Operation::kBarrier, kAny, 1, 4, "recursive_doubling"},
     {Operation::kBarrier, kAny, 5, 8, "linear"},
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
-    {Operation::kBcast, 8192, 1, kMany, "binomial"},
-    {Operation::kBcast, 262144, 4, kMany, "scatter_allgather"},
-    {Operation::kBcast, kAny, 1, kMany, "binomial"},
+    {Operation::kBcast, 8192, 5, 8, "linear"},
+    {Operation::kBcast, 262144, 1, kMany, "binomial"},
+    {Operation::kBcast, kAny, 1, kMany, "pipeline"},
     {Operation::kGather, 4096, 1, kMany, "binomial"},
     {Operation::kGather, kAny, 1, kMany, "linear"},
     {Operation::kScatter, 4096, 1, kMany, "binomial"},
     {Operation::kScatter, kAny, 1, kMany, "linear"},
-    {Operation::kAllgather, 8192, 1, 8, "linear"},
+    {Operation::kAllgather, 8192, 2, 2, "ring"},
+    {Operation::kAllgather, 8192, 3, 8, "linear"},
     {Operation::kAllgather, 8192, 9, kMany, "bruck"},
-    {Operation::kAllgather, 262144, 3, kMany, "recursive_doubling"},
-    {Operation::kAllgather, kAny, 1, 8, "linear"},
-    {Operation::kAllgather, kAny, 9, kMany, "ring"},
+    {Operation::kAllgather, 262144, 1, kMany, "ring"},
+    {Operation::kAllgather, kAny, 3, 8, "linear"},
+    {Operation::kAllgather, kAny, 1, kMany, "ring"},
     {Operation::kAllgatherv, kAny, 1, kMany, "ring"},
     {Operation::kAlltoall, 65536, 1, 8, "linear"},
     {Operation::kAlltoall, 256, 9, kMany, "bruck"},
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
-    {Operation::kReduce, 8192, 1, kMany, "binomial"},
-    {Operation::kReduce, kAny, 1, 8, "linear"},
+    {Operation::kReduce, kAny, 1, 8, "binomial"},
+    {Operation::kReduce, 8192, 9, kMany, "binomial"},
     {Operation::kReduce, kAny, 9, kMany, "reduce_scatter_gather"},
-    {Operation::kAllreduce, 8192, 2, 2, "ring"},
     {Operation::kAllreduce, 8192, 1, kMany, "recursive_doubling"},
-    {Operation::kAllreduce, 262144, 1, kMany, "ring"},
-    {Operation::kAllreduce, kAny, 1, 4, "ring"},
+    {Operation::kAllreduce, 262144, 2, 2, "ring"},
+    {Operation::kAllreduce, 262144, 2, 8, "reduce_bcast"},  // at 2 ranks: for the operators a ring refuses
+    {Operation::kAllreduce, 262144, 9, kMany, "rabenseifner"},
+    {Operation::kAllreduce, kAny, 1, kMany, "segmented_ring"},
     {Operation::kAllreduce, kAny, 1, kMany, "rabenseifner"},
     {Operation::kReduceScatter, kAny, 1, kMany, "ring"},
     {Operation::kReduceScatter, kAny, 1, kMany, "pairwise"},

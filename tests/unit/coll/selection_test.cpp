@@ -53,23 +53,24 @@ TEST(Selection, EveryCaseGetsAnApplicableAlgorithm) {
 }
 
 TEST(Selection, FollowsTheMeasuredTable) {
-  EXPECT_EQ(chosen(Operation::kAllreduce, 2, 8), "ring");
-  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 8), "recursive_doubling");
-  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 65536), "ring");
-  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 1 << 20), "rabenseifner");
-  EXPECT_EQ(chosen(Operation::kAllreduce, 4, 1 << 20), "ring");
-  EXPECT_EQ(chosen(Operation::kBcast, 8, 65536), "scatter_allgather");
-  EXPECT_EQ(chosen(Operation::kBcast, 8, 1 << 20), "binomial");
-  EXPECT_EQ(chosen(Operation::kAllgather, 4, 65536), "recursive_doubling");
-  EXPECT_EQ(chosen(Operation::kAllgather, 5, 65536), "linear");  // not a power of two
-  EXPECT_EQ(chosen(Operation::kAllgather, 16, 8), "bruck");      // beyond what was measured: logarithmic
+  EXPECT_EQ(chosen(Operation::kAllreduce, 2, 8), "recursive_doubling");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 2, 65536), "ring");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 65536), "reduce_bcast");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 16, 65536), "rabenseifner");  // beyond what was measured
+  EXPECT_EQ(chosen(Operation::kAllreduce, 4, 1 << 20), "segmented_ring");
+  EXPECT_EQ(chosen(Operation::kBcast, 8, 8), "linear");
+  EXPECT_EQ(chosen(Operation::kBcast, 16, 8), "binomial");
+  EXPECT_EQ(chosen(Operation::kBcast, 8, 1 << 20), "pipeline");
+  EXPECT_EQ(chosen(Operation::kAllgather, 2, 8), "ring");
+  EXPECT_EQ(chosen(Operation::kAllgather, 5, 1 << 20), "linear");
+  EXPECT_EQ(chosen(Operation::kAllgather, 16, 8), "bruck");
   EXPECT_EQ(chosen(Operation::kAlltoall, 4, 1 << 20), "pairwise");
   EXPECT_EQ(chosen(Operation::kBarrier, 16, 0), "dissemination");
 }
 
 TEST(Selection, NonCommutativeOperatorsAvoidTheRings) {
-  EXPECT_EQ(chosen(Operation::kAllreduce, 2, 8, kNonCommutative), "recursive_doubling");
-  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 65536, kNonCommutative), "rabenseifner");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 2, 65536, kNonCommutative), "reduce_bcast");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 8, 1 << 20, kNonCommutative), "rabenseifner");
   EXPECT_EQ(chosen(Operation::kReduceScatterBlock, 6, 1024, kNonCommutative), "reduce_scatterv");
 }
 
