@@ -1,5 +1,6 @@
 #include "coll/execution.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -15,6 +16,11 @@ Execution::Execution(const Schedule& schedule, Port& port)
   const auto n = static_cast<int>(schedule.vertices().size());
   remaining_ = n;  // not finished before its first start
   deps_.resize(n);
+  initial_deps_.reserve(n);
+  for (const Vertex& v : schedule.vertices()) {
+    if (v.deps == 0) roots_.push_back(static_cast<int>(initial_deps_.size()));
+    initial_deps_.push_back(v.deps);
+  }
   in_flight_.reserve(n);
   local_ready_.reserve(n);
   port_.prepare(n, schedule.tags());
@@ -25,15 +31,13 @@ void* Execution::address(const Buf& b) {
 }
 
 void Execution::start() {
-  const std::vector<Vertex>& vs = schedule_.vertices();
-  remaining_ = static_cast<int>(vs.size());
+  remaining_ = static_cast<int>(initial_deps_.size());
   error_ = 0;
   message_.clear();
   in_flight_.clear();
   local_ready_.clear();
-  for (std::size_t i = 0; i < vs.size(); ++i) deps_[i] = vs[i].deps;
-  for (std::size_t i = 0; i < vs.size(); ++i)
-    if (vs[i].deps == 0) ready(static_cast<int>(i));
+  std::copy(initial_deps_.begin(), initial_deps_.end(), deps_.begin());
+  for (int root : roots_) ready(root);
   progress();
 }
 

@@ -30,7 +30,9 @@ class Execution {
   Port& port_;
   std::vector<char> scratch_storage_;
   char* scratch_ = nullptr;       // 64-byte aligned inside scratch_storage_
-  std::vector<int> deps_;         // remaining dependencies per vertex
+  std::vector<int> initial_deps_;  // per vertex, as built: each start copies them into deps_
+  std::vector<int> roots_;         // vertices without dependencies, issued at each start
+  std::vector<int> deps_;          // remaining dependencies per vertex
   std::vector<int> in_flight_;    // issued sends and receives not yet seen complete
   std::vector<int> local_ready_;  // local vertices ready to run
   int remaining_ = 0;
