@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "datatype/datatype.hpp"
@@ -27,7 +28,6 @@ struct Args {
   // The v and w variants, in elements of the (per-peer) type; displacements in elements (v) or bytes (w).
   std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
   std::vector<datatype::TypeRef> sendtypes, recvtypes;  // w only
-  std::vector<int> sendtype_handles, recvtype_handles;  // w only, for user operators: unused
 
   const datatype::Op* op = nullptr;  // reductions
   std::shared_ptr<const datatype::Op> op_ref;  // keeps a user operator alive while the collective runs
@@ -37,7 +37,16 @@ struct Args {
   int radix = 0;                  // k-nomial algorithms: k (0: the algorithm's default)
 
   // The same call: equal values, the same buffers, and the same type and operator objects (not equal ones).
-  friend bool operator==(const Args&, const Args&) = default;
+  // Scalars first, so that a call with other buffers or counts is told apart before any vector is compared.
+  friend bool operator==(const Args& x, const Args& y) {
+    auto scalars = [](const Args& a) {
+      return std::tie(a.rank, a.size, a.root, a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype,
+                      a.in_place, a.op, a.op_ref, a.type_handle, a.segment_bytes, a.radix);
+    };
+    return scalars(x) == scalars(y) && x.sendcounts == y.sendcounts && x.sdispls == y.sdispls &&
+           x.recvcounts == y.recvcounts && x.rdispls == y.rdispls && x.sendtypes == y.sendtypes &&
+           x.recvtypes == y.recvtypes;
+  }
 };
 
 }  // namespace strata::coll
