@@ -271,8 +271,26 @@ void Engine::start_recv(Request* r) {
 
 bool Engine::poll(void* self) { return static_cast<Engine*>(self)->progress(); }
 
-void Engine::on_ring_record(void* self, const Header& h, const char* payload, std::size_t len) {
-  static_cast<Engine*>(self)->dispatch(h, payload, len);
+// A large eager message stays in its ring until this rank can use it: a receive is posted (it may be the one; if not,
+// the message is moved to the unexpected queue to reach the ones behind it), a probe looks, or this rank's own sends
+// are stuck behind a full ring (the peer may be waiting for them before it receives). So a sender that runs ahead
+// (a root streaming broadcasts) is held back by the ring, instead of growing this rank's unexpected queue without
+// bound, one freshly faulted 64 KiB buffer per message. Such messages went by rendezvous before the eager limit rose
+// to 64 KiB, which held the sender back further: no program that worked then can block now.
+constexpr std::size_t kLazyEagerBytes = 16 * 1024;
+
+bool Engine::on_ring_record(void* self, const Header& h, const char* payload, std::size_t len) {
+  Engine& e = *static_cast<Engine*>(self);
+  if (len > kLazyEagerBytes && !e.draining_ && e.queues_.posted_count() == 0 && e.backlogged_.empty()) return false;
+  e.dispatch(h, payload, len);
+  return true;
+}
+
+void Engine::drain_rings() {
+  if (!rings_) return;
+  draining_ = true;
+  inbox_.poll(&Engine::on_ring_record, this);
+  draining_ = false;
 }
 
 void Engine::on_message(const Header& h, const char* payload, std::size_t len) {
@@ -427,13 +445,15 @@ bool Engine::cancel(Request* r) {
 
 static void fill_status(const Header& h, RecvStatus& status) { status = {h.src_rank, h.tag, 0, h.bytes, false}; }
 
-bool Engine::probe(const Envelope& want, RecvStatus& status) const {
+bool Engine::probe(const Envelope& want, RecvStatus& status) {
+  drain_rings();
   const Unexpected* u = queues_.peek_unexpected(want);
   if (u) fill_status(u->header, status);
   return u != nullptr;
 }
 
 std::optional<Unexpected> Engine::take_message(const Envelope& want, RecvStatus& status) {
+  drain_rings();
   std::optional<Unexpected> u = queues_.take_unexpected(want);
   if (u) fill_status(u->header, status);
   return u;

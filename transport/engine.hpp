@@ -30,7 +30,7 @@ class Engine final : public FabricSink {
   bool cancel(Request* r);  // true when r was a receive not yet matched
 
   // Probe: the earliest arrived message `want` accepts.
-  bool probe(const Envelope& want, RecvStatus& status) const;
+  bool probe(const Envelope& want, RecvStatus& status);
   std::optional<Unexpected> take_message(const Envelope& want, RecvStatus& status);  // MPI_Mprobe
   void receive_message(Request* r, const Unexpected& message);                      // MPI_Mrecv
 
@@ -68,7 +68,8 @@ class Engine final : public FabricSink {
   std::size_t eager_limit(const Peer& p) const;
   static char* send_data_of(Request* s);
   static bool poll(void* self);  // the runtime poller: the same function pointer registers and unregisters
-  static void on_ring_record(void* self, const Header& h, const char* payload, std::size_t len);
+  static bool on_ring_record(void* self, const Header& h, const char* payload, std::size_t len);
+  void drain_rings();  // takes every ring record, large or not (probes must see every arrived message)
 
   runtime::World world_;
   std::vector<Peer> peers_;
@@ -77,6 +78,7 @@ class Engine final : public FabricSink {
   bool rings_ = false;
   MatchQueues queues_;
   std::vector<int> backlogged_;  // peers with a non-empty backlog
+  bool draining_ = false;        // drain_rings() is running
   std::deque<DataChunk> pending_data_;
   uint64_t next_data_tag_ = 1;
 };

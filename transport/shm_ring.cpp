@@ -138,7 +138,8 @@ bool RingInbox::poll(Handler handler, void* context) {
       if (!(rh->flags & kWrap)) {
         Header h;
         std::memcpy(&h, record + sizeof(RecordHead), sizeof h);
-        handler(context, h, record + sizeof(RecordHead) + sizeof(Header), h.kind == MsgKind::Eager ? h.bytes : 0);
+        if (!handler(context, h, record + sizeof(RecordHead) + sizeof(Header), h.kind == MsgKind::Eager ? h.bytes : 0))
+          break;
       }
       for (uint32_t line = 0; line < bytes; line += 64)
         reinterpret_cast<RecordHead*>(record + line)->bytes.store(0, std::memory_order_relaxed);

@@ -58,7 +58,9 @@ class RingTx {
 // The receiving side: this rank's segment.
 class RingInbox {
  public:
-  using Handler = void (*)(void* context, const Header& h, const char* payload, std::size_t len);
+  // Returns whether it took the record; a record not taken stays at the head of its ring, and that ring is not
+  // read further in this poll.
+  using Handler = bool (*)(void* context, const Header& h, const char* payload, std::size_t len);
 
   // slots = ranks on this node; `my_slot` is never written to.
   Status create(const std::string& job, int my_rank, int slots, int my_slot);
@@ -67,7 +69,7 @@ class RingInbox {
   void unlink();   // after every local peer attached
   void destroy();  // unmaps everything
 
-  // Hands every waiting record to `handler`; true if there was any.
+  // Hands every waiting record to `handler`; true if it took any.
   bool poll(Handler handler, void* context);
 
  private:

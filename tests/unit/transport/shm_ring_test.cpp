@@ -20,9 +20,12 @@ struct Received {
   std::vector<char> payload;
 };
 
-void collect(void* context, const Header& h, const char* payload, std::size_t len) {
+bool collect(void* context, const Header& h, const char* payload, std::size_t len) {
   static_cast<std::deque<Received>*>(context)->push_back({h, std::vector<char>(payload, payload + len)});
+  return true;
 }
+
+bool refuse(void*, const Header&, const char*, std::size_t) { return false; }
 
 std::vector<char> pattern(uint64_t id, std::size_t len) {
   std::vector<char> v(len);
@@ -88,6 +91,23 @@ TEST_F(RingTest, FullRingRefusesAndRecovers) {
   inbox_.poll(collect, &got);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(std::string(got[0].payload.begin(), got[0].payload.end()), "abc");
+}
+
+TEST_F(RingTest, RecordNotTakenStaysAtTheHead) {
+  ASSERT_TRUE(tx_.try_write(eager(1, 3), "one", 3));
+  ASSERT_TRUE(tx_.try_write(eager(2, 3), "two", 3));
+  EXPECT_FALSE(inbox_.poll(refuse, nullptr));  // nothing taken, nothing consumed
+  std::deque<Received> got;
+  EXPECT_TRUE(inbox_.poll(collect, &got));
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].header.cookie, 1u);
+  EXPECT_EQ(got[1].header.cookie, 2u);
+  // The space of records not taken stays in use: a full ring refused stays full.
+  std::vector<char> data(kRingEagerLimit, 'x');
+  int written = 0;
+  while (tx_.try_write(eager(written, data.size()), data.data(), data.size())) ++written;
+  inbox_.poll(refuse, nullptr);
+  EXPECT_FALSE(tx_.try_write(eager(99, data.size()), data.data(), data.size()));
 }
 
 TEST_F(RingTest, SegmentNameIsGoneAfterUnlink) {
