@@ -216,6 +216,19 @@ static inline void test_write_basic(unsigned char *p, MPI_Datatype t, uint64_t v
   }
 }
 
+/* After an error raised on `line` of `file`, valid collectives on MPI_COMM_WORLD still work: MPI_Allreduce and
+ * MPI_Bcast, their results checked. The still_works() of the collective bad-input tests. */
+static inline void test_collectives_still_work(const char *file, int line) {
+  int rank, size;
+  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
+  int sum = -1, v = rank == size - 1 ? 4242 : -1;
+  int e1 = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  int e2 = MPI_Bcast(&v, 1, MPI_INT, size - 1, MPI_COMM_WORLD);
+  if (e1 != MPI_SUCCESS || e2 != MPI_SUCCESS || sum != size * (size - 1) / 2 || v != 4242)
+    test_fail(file, line, "the collectives do not work any more after the error on this line", "");
+}
+
 /* For bad-input tests that define `static void still_works(int line)` (a valid call proving the library
  * recovered): the call fails with `want_class` (or either of two classes) naming `name`, then still_works runs. */
 #define EXPECT_FAILS(call, want_class, name)                                       \
