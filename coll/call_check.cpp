@@ -12,6 +12,8 @@ namespace strata::coll {
 namespace {
 
 constexpr int kErrCount = 2, kErrType = 3, kErrRoot = 8, kErrOp = 10, kErrOther = 16;  // MPI_ERR_*
+// The tags of the record's allgather (Bruck: one per step, at most 31); the algorithm's come after them.
+constexpr int kCheckTags = 32;
 
 // What one rank sends to, or expects from, one other rank. All zero: nothing.
 struct Side {
@@ -139,9 +141,6 @@ bool call_check_enabled() {
   }();
   return enabled;
 }
-
-// The tags of the record's allgather (Bruck: one per step, at most 31); the algorithm's come after them.
-constexpr int kCheckTags = 32;
 
 CallCheck::CallCheck(Operation op, const Args& args)
     : rank_(args.rank), size_(args.size), mine_(record_bytes(args.size)),

@@ -411,8 +411,10 @@ void allreduce_reduce_bcast(const Args& a, Schedule& s) {
   binomial_bcast(c, out, 0, binomial_reduce(c, c.input(n), out, 0));
 }
 
-// Fold, then at step i exchange the whole vector with new rank v ^ 2^i: both end with the same run's reduction.
-void allreduce_recursive_doubling(const Args& a, Schedule& s) {
+// The allreduces over a power of two p' <= p: the extra ranks fold their input in, `among_pof2(c, f, out, v, ready)`
+// runs on the p' ranks (v: new rank) from `ready` and returns its last vertex, and the result is passed back out.
+template <class AmongPof2>
+void folded_allreduce(const Args& a, Schedule& s, AmongPof2 among_pof2) {
   const Ctx c(a, s);
   const std::size_t n = a.recvcount;
   if (n == 0) return;
@@ -420,16 +422,23 @@ void allreduce_recursive_doubling(const Args& a, Schedule& s) {
   const Fold f(c.size());
   const int v = f.vrank(c.rank());
   VertexId ready = fold_in(c, f, c.input(n), out);
-  if (v >= 0 && f.steps > 0) {
-    const Data theirs = c.temp(n);
+  if (v >= 0) ready = among_pof2(c, f, out, v, ready);
+  fold_out(c, f, out, ready);
+}
+
+// Fold, then at step i exchange the whole vector with new rank v ^ 2^i: both end with the same run's reduction.
+void allreduce_recursive_doubling(const Args& a, Schedule& s) {
+  folded_allreduce(a, s, [](const Ctx& c, const Fold& f, const Data& out, int v, VertexId ready) {
+    if (f.steps == 0) return ready;
+    const Data theirs = c.temp(out.count);
     for (int i = 0; i < f.steps; ++i) {
       const int partner = v ^ (1 << i);
       const VertexId sent = c.send(out, f.real(partner), kTagExchange, {ready});
       const VertexId got = c.recv(theirs, f.real(partner), kTagExchange, {ready});
       ready = c.combine(out, theirs, partner < v, {sent, got});
     }
-  }
-  fold_out(c, f, out, ready);
+    return ready;
+  });
 }
 
 // Ring reduce-scatter over p blocks, then a ring allgather passing each finished block on to the right.
@@ -484,18 +493,10 @@ void allreduce_segmented_ring(const Args& a, Schedule& s) {
 
 // Rabenseifner: fold, reduce-scatter by recursive halving, allgather by recursive doubling, unfold.
 void allreduce_rabenseifner(const Args& a, Schedule& s) {
-  const Ctx c(a, s);
-  const std::size_t n = a.recvcount;
-  if (n == 0) return;
-  const Data out = c.output(n);
-  const Fold f(c.size());
-  const int v = f.vrank(c.rank());
-  VertexId ready = fold_in(c, f, c.input(n), out);
-  if (v >= 0) {
-    const Blocks b = Blocks::even(n, f.pof2);
-    ready = halving_allgather(c, f, b, out, v, recursive_halving(c, f, b, out, v, ready));
-  }
-  fold_out(c, f, out, ready);
+  folded_allreduce(a, s, [](const Ctx& c, const Fold& f, const Data& out, int v, VertexId ready) {
+    const Blocks b = Blocks::even(out.count, f.pof2);
+    return halving_allgather(c, f, b, out, v, recursive_halving(c, f, b, out, v, ready));
+  });
 }
 
 // ---- Reduce_scatter and Reduce_scatter_block ----------------------------------------------------------------------
