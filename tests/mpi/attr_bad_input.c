@@ -17,11 +17,7 @@ static int count_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
 }
 
 int main(int argc, char **argv) {
-  CHECK_MPI(MPI_Init(&argc, &argv));
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  test_init_returning(&argc, &argv, &rank, &size);
 
   MPI_Comm d;
   CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));

@@ -267,11 +267,7 @@ static void active_requests(void) {
 }
 
 int main(int argc, char **argv) {
-  CHECK_MPI(MPI_Init(&argc, &argv));
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  test_init_returning(&argc, &argv, &rank, &size);
   a = test_malloc(sizeof(int) * 4 * (size_t)size);
   b = test_malloc(sizeof(int) * 4 * (size_t)size);
   counts = test_malloc(sizeof(int) * (size_t)size);

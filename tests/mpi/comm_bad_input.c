@@ -9,11 +9,7 @@ static int rank, size;
 static int *world_ids;
 
 int main(int argc, char **argv) {
-  CHECK_MPI(MPI_Init(&argc, &argv));
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  test_init_returning(&argc, &argv, &rank, &size);
   world_ids = test_malloc(sizeof(int) * (size_t)size);
   for (int r = 0; r < size; ++r) world_ids[r] = r;
 

@@ -15,11 +15,7 @@ static void handler(MPI_Comm *comm, int *code, ...) {
 }
 
 int main(int argc, char **argv) {
-  CHECK_MPI(MPI_Init(&argc, &argv));
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  test_init_returning(&argc, &argv, &rank, &size);
 
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL, tmp;
   CHECK_MPI(MPI_Comm_create_errhandler(handler, &tmp));

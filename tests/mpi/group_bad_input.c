@@ -22,11 +22,7 @@ static void expect_size(MPI_Group g, int want) {
 }
 
 int main(int argc, char **argv) {
-  CHECK_MPI(MPI_Init(&argc, &argv));
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  test_init_returning(&argc, &argv, &rank, &size);
 
   MPI_Group wg, out = MPI_GROUP_NULL;
   CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &wg));

@@ -216,6 +216,16 @@ static inline void test_write_basic(unsigned char *p, MPI_Datatype t, uint64_t v
   }
 }
 
+/* The start of a bad-input test: MPI_Init, this rank and the size, and MPI_ERRORS_RETURN on MPI_COMM_WORLD and
+ * MPI_COMM_SELF, so that errors come back as return codes. */
+static inline void test_init_returning(int *argc, char ***argv, int *rank, int *size) {
+  CHECK_MPI(MPI_Init(argc, argv));
+  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, rank));
+  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, size));
+  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+}
+
 /* After an error raised on `line` of `file`, valid collectives on MPI_COMM_WORLD still work: MPI_Allreduce and
  * MPI_Bcast, their results checked. The still_works() of the collective bad-input tests. */
 static inline void test_collectives_still_work(const char *file, int line) {
