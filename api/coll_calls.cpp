@@ -67,17 +67,41 @@ Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, int count,
   return check;
 }
 
-// The two entry points of an operation: check the communicator, prepare the arguments, launch.
+// The key of a call (coll::CallKey) from its raw arguments: up to two sides of buffer, count and type, an operator
+// and a root. Equal keys mean equal arguments while no datatype or operator handle was freed (a freed handle may
+// come back as another object, or be passed again by mistake and must then be reported).
+coll::CallKey key(const void* buf1 = nullptr, int count1 = 0, MPI_Datatype type1 = MPI_DATATYPE_NULL,
+                  const void* buf2 = nullptr, int count2 = 0,
+                  MPI_Datatype type2 = MPI_DATATYPE_NULL, MPI_Op op = MPI_OP_NULL, int root = 0) {
+  auto word = [](int v) { return static_cast<std::uintptr_t>(static_cast<unsigned>(v)); };
+  return {1 + datatypes().removals() + ops().removals(),
+          reinterpret_cast<std::uintptr_t>(buf1),
+          reinterpret_cast<std::uintptr_t>(buf2),
+          word(count1) << 32 | word(count2),
+          word(type1),
+          word(type2),
+          word(op),
+          word(root)};
+}
+
+// The two entry points of an operation: check the communicator; a call that repeats the previous one of its
+// operation (same key) restarts its collective, since it would pass the same checks and build the same Args;
+// otherwise prepare the arguments and launch.
 template <class Prepare>
-int run(const char* call, MPI_Comm comm, Operation op, MPI_Request* request, bool nonblocking, Prepare&& prepare) {
+int run(const char* call, MPI_Comm comm, Operation op, MPI_Request* request, bool nonblocking,
+        const coll::CallKey& key, Prepare&& prepare) {
   Check check(call, comm);
   comm::Communicator* c = nullptr;
   check.comm(comm, c);
   if (nonblocking) check.not_null(request, "request");
-  Args a;
-  if (check.ok()) prepare(check, *c, a);
   if (!check.ok()) return check.raise();
-  return launch(check, comm, *c, op, a, nonblocking ? request : nullptr);
+  if (c->collectives)
+    if (std::shared_ptr<coll::Collective> again = c->collectives->repeat(op, key))
+      return start(check, comm, *c, std::move(again), request);
+  Args a;
+  prepare(check, *c, a);
+  if (!check.ok()) return check.raise();
+  return launch(check, comm, *c, op, a, key, nonblocking ? request : nullptr);
 }
 
 }  // namespace
@@ -86,12 +110,14 @@ int run(const char* call, MPI_Comm comm, Operation op, MPI_Request* request, boo
 
 STRATA_PMPI(Barrier)
 extern "C" int PMPI_Barrier(MPI_Comm comm) {
-  return run("MPI_Barrier", comm, Operation::kBarrier, nullptr, false, [](Check&, comm::Communicator&, Args&) {});
+  return run("MPI_Barrier", comm, Operation::kBarrier, nullptr, false,
+             key(), [](Check&, comm::Communicator&, Args&) {});
 }
 
 STRATA_PMPI(Ibarrier)
 extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
-  return run("MPI_Ibarrier", comm, Operation::kBarrier, request, true, [](Check&, comm::Communicator&, Args&) {});
+  return run("MPI_Ibarrier", comm, Operation::kBarrier, request, true,
+             key(), [](Check&, comm::Communicator&, Args&) {});
 }
 
 static auto bcast(void* buffer, int count, MPI_Datatype type, int r) {
@@ -107,13 +133,17 @@ static auto bcast(void* buffer, int count, MPI_Datatype type, int r) {
 
 STRATA_PMPI(Bcast)
 extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  return run("MPI_Bcast", comm, Operation::kBcast, nullptr, false, bcast(buffer, count, datatype, root));
+  return run("MPI_Bcast", comm, Operation::kBcast, nullptr, false,
+             key(buffer, count, datatype, nullptr, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, root),
+             bcast(buffer, count, datatype, root));
 }
 
 STRATA_PMPI(Ibcast)
 extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                            MPI_Request* request) {
-  return run("MPI_Ibcast", comm, Operation::kBcast, request, true, bcast(buffer, count, datatype, root));
+  return run("MPI_Ibcast", comm, Operation::kBcast, request, true,
+             key(buffer, count, datatype, nullptr, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, root),
+             bcast(buffer, count, datatype, root));
 }
 
 // ---- Gather, Gatherv, Scatter, Scatterv --------------------------------------------------------------------------
@@ -137,6 +167,7 @@ STRATA_PMPI(Gather)
 extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return run("MPI_Gather", comm, Operation::kGather, nullptr, false,
+             key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, root, false));
 }
 
@@ -144,6 +175,7 @@ STRATA_PMPI(Igather)
 extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   return run("MPI_Igather", comm, Operation::kGather, request, true,
+             key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, root, false));
 }
 
@@ -151,7 +183,7 @@ STRATA_PMPI(Gatherv)
 extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                             MPI_Comm comm) {
-  return run("MPI_Gatherv", comm, Operation::kGatherv, nullptr, false,
+  return run("MPI_Gatherv", comm, Operation::kGatherv, nullptr, false, coll::kNoKey,
              gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, root, true));
 }
 
@@ -159,7 +191,7 @@ STRATA_PMPI(Igatherv)
 extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                              MPI_Comm comm, MPI_Request* request) {
-  return run("MPI_Igatherv", comm, Operation::kGatherv, request, true,
+  return run("MPI_Igatherv", comm, Operation::kGatherv, request, true, coll::kNoKey,
              gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, root, true));
 }
 
@@ -191,6 +223,7 @@ STRATA_PMPI(Scatter)
 extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return run("MPI_Scatter", comm, Operation::kScatter, nullptr, false,
+             key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              scatter(sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount, recvtype, root, false));
 }
 
@@ -198,13 +231,14 @@ STRATA_PMPI(Iscatter)
 extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   return run("MPI_Iscatter", comm, Operation::kScatter, request, true,
+             key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              scatter(sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount, recvtype, root, false));
 }
 
 STRATA_PMPI(Scatterv)
 extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return run("MPI_Scatterv", comm, Operation::kScatterv, nullptr, false,
+  return run("MPI_Scatterv", comm, Operation::kScatterv, nullptr, false, coll::kNoKey,
              scatter(sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount, recvtype, root, true));
 }
 
@@ -212,7 +246,7 @@ STRATA_PMPI(Iscatterv)
 extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                               MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                               MPI_Comm comm, MPI_Request* request) {
-  return run("MPI_Iscatterv", comm, Operation::kScatterv, request, true,
+  return run("MPI_Iscatterv", comm, Operation::kScatterv, request, true, coll::kNoKey,
              scatter(sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount, recvtype, root, true));
 }
 
@@ -233,6 +267,7 @@ STRATA_PMPI(Allgather)
 extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return run("MPI_Allgather", comm, Operation::kAllgather, nullptr, false,
+             key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
 }
 
@@ -240,13 +275,14 @@ STRATA_PMPI(Iallgather)
 extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return run("MPI_Iallgather", comm, Operation::kAllgather, request, true,
+             key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
 }
 
 STRATA_PMPI(Allgatherv)
 extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return run("MPI_Allgatherv", comm, Operation::kAllgatherv, nullptr, false,
+  return run("MPI_Allgatherv", comm, Operation::kAllgatherv, nullptr, false, coll::kNoKey,
              allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
 
@@ -254,7 +290,7 @@ STRATA_PMPI(Iallgatherv)
 extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Request* request) {
-  return run("MPI_Iallgatherv", comm, Operation::kAllgatherv, request, true,
+  return run("MPI_Iallgatherv", comm, Operation::kAllgatherv, request, true, coll::kNoKey,
              allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
 
@@ -272,6 +308,7 @@ STRATA_PMPI(Alltoall)
 extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm) {
   return run("MPI_Alltoall", comm, Operation::kAlltoall, nullptr, false,
+             key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
 
@@ -279,6 +316,7 @@ STRATA_PMPI(Ialltoall)
 extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return run("MPI_Ialltoall", comm, Operation::kAlltoall, request, true,
+             key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
 
@@ -300,7 +338,7 @@ STRATA_PMPI(Alltoallv)
 extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                               MPI_Comm comm) {
-  return run("MPI_Alltoallv", comm, Operation::kAlltoallv, nullptr, false,
+  return run("MPI_Alltoallv", comm, Operation::kAlltoallv, nullptr, false, coll::kNoKey,
              alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
 
@@ -308,7 +346,7 @@ STRATA_PMPI(Ialltoallv)
 extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return run("MPI_Ialltoallv", comm, Operation::kAlltoallv, request, true,
+  return run("MPI_Ialltoallv", comm, Operation::kAlltoallv, request, true, coll::kNoKey,
              alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
 
@@ -343,7 +381,7 @@ STRATA_PMPI(Alltoallw)
 extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  return run("MPI_Alltoallw", comm, Operation::kAlltoallw, nullptr, false,
+  return run("MPI_Alltoallw", comm, Operation::kAlltoallw, nullptr, false, coll::kNoKey,
              alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
 
@@ -352,7 +390,7 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request* request) {
-  return run("MPI_Ialltoallw", comm, Operation::kAlltoallw, request, true,
+  return run("MPI_Ialltoallw", comm, Operation::kAlltoallw, request, true, coll::kNoKey,
              alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
 
@@ -370,6 +408,7 @@ STRATA_PMPI(Reduce)
 extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                            MPI_Comm comm) {
   return run("MPI_Reduce", comm, Operation::kReduce, nullptr, false,
+             key(sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, root),
              reduce(sendbuf, recvbuf, count, datatype, op, root));
 }
 
@@ -377,6 +416,7 @@ STRATA_PMPI(Ireduce)
 extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             int root, MPI_Comm comm, MPI_Request* request) {
   return run("MPI_Ireduce", comm, Operation::kReduce, request, true,
+             key(sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, root),
              reduce(sendbuf, recvbuf, count, datatype, op, root));
 }
 
@@ -391,13 +431,13 @@ static auto everyone_reduces(const void* sendbuf, void* recvbuf, int count, MPI_
   STRATA_PMPI(Name)                                                                                                 \
   extern "C" int PMPI_##Name(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,     \
                              MPI_Comm comm) {                                                                       \
-    return run("MPI_" #Name, comm, Operation_, nullptr, false,                                                     \
+    return run("MPI_" #Name, comm, Operation_, nullptr, false, key(sendbuf, count, datatype, recvbuf, 0, 0, op), \
                everyone_reduces(sendbuf, recvbuf, count, datatype, op));                                           \
   }                                                                                                                 \
   STRATA_PMPI(IName)                                                                                                \
   extern "C" int PMPI_##IName(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,    \
                               MPI_Comm comm, MPI_Request* request) {                                               \
-    return run("MPI_" #IName, comm, Operation_, request, true,                                                     \
+    return run("MPI_" #IName, comm, Operation_, request, true, key(sendbuf, count, datatype, recvbuf, 0, 0, op), \
                everyone_reduces(sendbuf, recvbuf, count, datatype, op));                                           \
   }
 
@@ -420,6 +460,7 @@ STRATA_PMPI(Reduce_scatter_block)
 extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                          MPI_Op op, MPI_Comm comm) {
   return run("MPI_Reduce_scatter_block", comm, Operation::kReduceScatterBlock, nullptr, false,
+             key(sendbuf, recvcount, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op),
              reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op));
 }
 
@@ -427,6 +468,7 @@ STRATA_PMPI(Ireduce_scatter_block)
 extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                           MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return run("MPI_Ireduce_scatter_block", comm, Operation::kReduceScatterBlock, request, true,
+             key(sendbuf, recvcount, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op),
              reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op));
 }
 
@@ -445,13 +487,13 @@ static auto reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvco
 STRATA_PMPI(Reduce_scatter)
 extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                    MPI_Op op, MPI_Comm comm) {
-  return run("MPI_Reduce_scatter", comm, Operation::kReduceScatter, nullptr, false,
+  return run("MPI_Reduce_scatter", comm, Operation::kReduceScatter, nullptr, false, coll::kNoKey,
              reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }
 
 STRATA_PMPI(Ireduce_scatter)
 extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm, MPI_Request* request) {
-  return run("MPI_Ireduce_scatter", comm, Operation::kReduceScatter, request, true,
+  return run("MPI_Ireduce_scatter", comm, Operation::kReduceScatter, request, true, coll::kNoKey,
              reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }

@@ -88,7 +88,7 @@ bool poll_pending(void*) {
 }  // namespace
 
 int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
-           MPI_Request* request) {
+           const coll::CallKey& key, MPI_Request* request) {
   if (!check.ok()) return check.raise();
   args.rank = c.rank;
   args.size = c.size;
@@ -96,8 +96,13 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
   const std::string* forced = c.hints.get(coll::info_key(op));
   if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
   std::shared_ptr<coll::Collective> collective;
-  const Status s = c.collectives->get(op, args, c, forced ? *forced : automatic, collective);
+  const Status s = c.collectives->get(op, args, c, forced ? *forced : automatic, key, collective);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
+  return start(check, handle, c, std::move(collective), request);
+}
+
+int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<coll::Collective> collective,
+          MPI_Request* request) {
   collective->start(c.collectives_started++);
   if (request == nullptr) {
     runtime::wait_until([&] { return collective->progress(); });

@@ -3,6 +3,7 @@
 #pragma once
 #include "api/check.hpp"
 #include "coll/algorithms.hpp"
+#include "coll/comm_cache.hpp"
 
 namespace strata::api {
 
@@ -15,9 +16,12 @@ Check& reduction(Check& check, MPI_Op op, const datatype::Datatype& type, const 
 Check& counts(Check& check, const int* counts, const int* displs, int n, std::vector<int>& counts_out,
               std::vector<int>* displs_out, const char* what);
 
-// Runs the collective to completion (request == nullptr) or starts it and hands out a request; raises any error
-// through the communicator's handler.
+// The collective for `args` (see coll::CommCache; `key` as there), run to completion (request == nullptr) or
+// started with a request handed out; raises any error through the communicator's handler.
 int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
-           MPI_Request* request);
+           const coll::CallKey& key, MPI_Request* request);
+// The same for a collective already at hand and not running.
+int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<coll::Collective> collective,
+          MPI_Request* request);
 
 }  // namespace strata::api

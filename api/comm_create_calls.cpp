@@ -8,6 +8,7 @@
 #include "api/check.hpp"
 #include "api/comm_idup.hpp"
 #include "api/comm_inherit.hpp"
+#include "coll/comm_cache.hpp"
 #include "comm/create.hpp"
 #include "runtime/progress.hpp"
 #include "runtime/state.hpp"
@@ -216,6 +217,7 @@ extern "C" int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   check.comm(comm, c).info(info, given, false);
   if (!check.ok()) return check.raise();
   c->hints = given->dup();
+  if (c->collectives) c->collectives->forget_keys();  // a hint may force another algorithm
   return MPI_SUCCESS;
 }
 

@@ -1,6 +1,7 @@
 // Handle tables. A handle is (kind << 26) | index (see mpi.h); index 0 is the kind's null handle. Tables hand out
 // the lowest free index, so a freed handle's index is reused.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,10 +65,14 @@ class HandleTable {
   void remove(int handle) {
     slots_[index_of(handle)] = Slot{};
     free_.push_back(index_of(handle));
+    ++removals_;
   }
+  // How many handles were freed so far: a handle checked when this was n is still the same object while it is n.
+  std::uint64_t removals() const { return removals_; }
 
  private:
   int kind_;
+  std::uint64_t removals_ = 0;
   std::vector<Slot> slots_;
   std::vector<int> free_;
 };

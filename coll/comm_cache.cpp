@@ -9,21 +9,33 @@ constexpr std::size_t kMaxKeptScratch = std::size_t{16} << 20;
 
 }  // namespace
 
+std::shared_ptr<Collective> CommCache::repeat(Operation op, const CallKey& key) const {
+  const auto i = static_cast<std::size_t>(op);
+  const std::shared_ptr<Collective>& last = last_[i];
+  if (key == kNoKey || keys_[i] != key || !last || last->running()) return nullptr;
+  return last;
+}
+
 Status CommCache::get(Operation op, const Args& args, const comm::Communicator& c, const std::string& forced,
-                      std::shared_ptr<Collective>& out) {
-  std::shared_ptr<Collective>& last = last_[static_cast<std::size_t>(op)];
+                      const CallKey& key, std::shared_ptr<Collective>& out) {
+  const auto i = static_cast<std::size_t>(op);
+  std::shared_ptr<Collective>& last = last_[i];
+  keys_[i] = kNoKey;
   if (last && !last->running() && last->args() == args && last->forced() == forced) {
     out = last;
+    keys_[i] = key;
     return Status::success();
   }
   std::unique_ptr<Collective> made;
   const Channel channel{c.collective_context(), c.rank, c.world_ranks};
   if (Status s = Collective::create(op, args, channel, forced, made); !s.ok()) return s;
   out = std::move(made);
-  if (out->scratch_bytes() <= kMaxKeptScratch)
+  if (out->scratch_bytes() <= kMaxKeptScratch) {
     last = out;
-  else
+    keys_[i] = key;
+  } else {
     last.reset();
+  }
   return Status::success();
 }
 

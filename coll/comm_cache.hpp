@@ -2,6 +2,10 @@
 // operation. A call with the same arguments as the previous one of its operation (same buffers, counts, types,
 // root, operator and forced algorithm: the loop of an application or a benchmark) reuses it while it is not
 // running, and so skips selection, building and every allocation, as a persistent collective does.
+//
+// The API layer may also skip its argument checks and the building of Args for a call it has seen before: it gives
+// each call a CallKey made of its raw arguments, and a call whose key equals the one the cached collective was made
+// for restarts it at once (repeat()).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -13,15 +17,28 @@
 
 namespace strata::coll {
 
+// A call's raw arguments as the API received them (buffers, counts, handles, root, and what tells that no handle
+// was freed since), opaque to coll/. The API makes equal keys only for calls that would pass the same checks and
+// build equal Args. kNoKey (all zero) never repeats: the v and w calls, whose arrays may change behind the same
+// pointers, use it.
+using CallKey = std::array<std::uintptr_t, 8>;
+inline constexpr CallKey kNoKey{};
+
 class CommCache {
  public:
   // A collective for these arguments, not running: the cached one if it matches, else a new one, which replaces it
-  // (a running one stays alive through its other owners). The caller starts it.
+  // (a running one stays alive through its other owners). The caller starts it. `key` is remembered with it.
   Status get(Operation op, const Args& args, const comm::Communicator& c, const std::string& forced,
-             std::shared_ptr<Collective>& out);
+             const CallKey& key, std::shared_ptr<Collective>& out);
+  // The cached collective of `op` when it was made for `key` and is not running, else null.
+  std::shared_ptr<Collective> repeat(Operation op, const CallKey& key) const;
+  // The communicator's hints changed (they may force another algorithm): no call repeats without a new check.
+  void forget_keys() { keys_.fill(kNoKey); }
 
  private:
-  std::array<std::shared_ptr<Collective>, static_cast<std::size_t>(Operation::kCount)> last_;
+  static constexpr auto kOperations = static_cast<std::size_t>(Operation::kCount);
+  std::array<std::shared_ptr<Collective>, kOperations> last_;
+  std::array<CallKey, kOperations> keys_{};
 };
 
 }  // namespace strata::coll

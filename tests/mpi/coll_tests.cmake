@@ -10,7 +10,8 @@ set(STRATA_COLL_TEST_PROGRAMS
     coll_all
     coll_nonblocking
     coll_bad_input
-    coll_check)
+    coll_check
+    coll_repeat)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
 add_dependencies(mpi_tests coll_tests)
@@ -60,6 +61,11 @@ foreach(np 2 4 5)
   strata_mpi_test(coll_nonblocking NP ${np})
 endforeach()
 strata_mpi_test(coll_nonblocking NP 4 NODES node)
+
+# ---- Equal calls repeated (Strata restarts the collective built for the first): current contents, replaced handles
+foreach(np 1 3 4)
+  strata_mpi_test(coll_repeat NP ${np})
+endforeach()
 
 # ---- Bad input -------------------------------------------------------------------------------------------------
 strata_mpi_test(coll_bad_input NP 1)

@@ -1,0 +1,83 @@
+// The per-communicator cache (coll/comm_cache.*): equal Args reuse the built collective, other Args or another
+// forced algorithm build a new one; a call key repeats only the collective it was stored with, never kNoKey, and
+// nothing after forget_keys().
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "coll/comm_cache.hpp"
+#include "datatype/predefined.hpp"
+
+using namespace strata;
+using namespace strata::coll;
+
+namespace {
+
+comm::Communicator one_rank() {
+  comm::Communicator c;
+  c.size = 1;
+  c.world_ranks = {0};
+  return c;
+}
+
+Args bcast_of(int* buffer, std::size_t count) {
+  Args a;
+  a.recvbuf = buffer;
+  a.recvcount = count;
+  a.recvtype = datatype::predefined(datatype::kInt);
+  return a;
+}
+
+constexpr CallKey kFirst{1, 2, 3};
+constexpr CallKey kSecond{1, 2, 4};
+
+TEST(CommCache, EqualArgumentsReuseTheBuiltCollective) {
+  const comm::Communicator c = one_rank();
+  CommCache cache;
+  int buffer[4];
+  std::shared_ptr<Collective> first, again, other, forced;
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 4), c, "", kNoKey, first).ok());
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 4), c, "", kNoKey, again).ok());
+  EXPECT_EQ(first, again);
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 3), c, "", kNoKey, other).ok());
+  EXPECT_NE(first, other);
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 3), c, "linear", kNoKey, forced).ok());
+  EXPECT_NE(other, forced);
+  EXPECT_EQ(forced->algorithm().name, "linear");
+}
+
+TEST(CommCache, AKeyRepeatsOnlyItsOwnCollective) {
+  const comm::Communicator c = one_rank();
+  CommCache cache;
+  int buffer[4];
+  std::shared_ptr<Collective> made;
+  EXPECT_EQ(cache.repeat(Operation::kBcast, kFirst), nullptr);  // nothing cached yet
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 4), c, "", kFirst, made).ok());
+  EXPECT_EQ(cache.repeat(Operation::kBcast, kFirst), made);
+  EXPECT_EQ(cache.repeat(Operation::kBcast, kSecond), nullptr);
+  EXPECT_EQ(cache.repeat(Operation::kBarrier, kFirst), nullptr);  // per operation
+  cache.forget_keys();
+  EXPECT_EQ(cache.repeat(Operation::kBcast, kFirst), nullptr);
+}
+
+TEST(CommCache, NoKeyNeverRepeats) {
+  const comm::Communicator c = one_rank();
+  CommCache cache;
+  int buffer[4];
+  std::shared_ptr<Collective> made;
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 4), c, "", kNoKey, made).ok());
+  EXPECT_EQ(cache.repeat(Operation::kBcast, kNoKey), nullptr);
+}
+
+TEST(CommCache, ANewCollectiveTakesTheNewKey) {
+  const comm::Communicator c = one_rank();
+  CommCache cache;
+  int buffer[4];
+  std::shared_ptr<Collective> first, second;
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 4), c, "", kFirst, first).ok());
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 2), c, "", kSecond, second).ok());
+  EXPECT_EQ(cache.repeat(Operation::kBcast, kFirst), nullptr);
+  EXPECT_EQ(cache.repeat(Operation::kBcast, kSecond), second);
+}
+
+}  // namespace
