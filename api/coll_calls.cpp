@@ -1,71 +1,15 @@
 // The blocking and nonblocking collectives (MPI-4.0 6.4 - 6.12). Each operation's arguments are checked and
-// turned into coll::Args once, by one function that both entry points share; coll/ chooses and runs the algorithm.
-// Arguments the standard calls significant only at the root are checked only there.
-#include <string>
-#include <vector>
+// turned into coll::Args by its function in coll_prepare.hpp; coll/ chooses and runs the algorithm.
+#include <cstdint>
 
-#include "api/coll_launch.hpp"
+#include "api/coll_prepare.hpp"
 
 using namespace strata;
 using namespace strata::api;
-using coll::Args;
+using namespace strata::api::coll_prepare;
 using coll::Operation;
 
 namespace {
-
-bool in_place(const void* buf) { return buf == MPI_IN_PLACE; }
-
-Check& not_in_place(Check& check, const void* buf, const char* what) {
-  if (check.ok() && in_place(buf)) check.fail(MPI_ERR_BUFFER, std::string(what) + " cannot be MPI_IN_PLACE here");
-  return check;
-}
-
-// The send side: MPI_IN_PLACE where `allowed`, else data.
-Check& send_side(Check& check, const void* buf, int count, MPI_Datatype type, bool allowed, Args& a) {
-  if (!check.ok()) return check;
-  if (in_place(buf)) {
-    if (!allowed) return check.fail(MPI_ERR_BUFFER, "sendbuf cannot be MPI_IN_PLACE here");
-    a.in_place = true;
-    return check;
-  }
-  a.sendbuf = buf;
-  a.sendcount = static_cast<std::size_t>(count > 0 ? count : 0);
-  return data(check, buf, count, type, a.sendtype);
-}
-
-Check& recv_side(Check& check, void* buf, int count, MPI_Datatype type, Args& a) {
-  not_in_place(check, buf, "recvbuf");
-  a.recvbuf = buf;
-  a.recvcount = static_cast<std::size_t>(count > 0 ? count : 0);
-  return data(check, buf, count, type, a.recvtype);
-}
-
-// The receive side of the v variants: a count and a displacement per rank (read here, before the call returns).
-Check& recv_side_v(Check& check, void* buf, const int* counts_in, const int* displs, MPI_Datatype type,
-                   const comm::Communicator& c, Args& a) {
-  counts(check, counts_in, displs, c.size, a.recvcounts, &a.rdispls, "recvcounts");
-  not_in_place(check, buf, "recvbuf");
-  a.recvbuf = buf;
-  return check.type(type, a.recvtype).committed(type);
-}
-
-// For reductions: one count and type for both sides.
-Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                    bool in_place_allowed, bool receives, Args& a) {
-  send_side(check, sendbuf, count, type, in_place_allowed, a);
-  if (a.in_place) data(check, recvbuf, count, type, a.sendtype);
-  a.recvcount = a.sendcount = static_cast<std::size_t>(count > 0 ? count : 0);
-  a.recvtype = a.sendtype;
-  if (receives) {
-    not_in_place(check, recvbuf, "recvbuf");
-    if (check.ok()) check.buffer(recvbuf, count, a.recvtype.get());
-    a.recvbuf = recvbuf;
-  }
-  if (check.ok()) reduction(check, op, *a.recvtype, a.op);
-  a.op_ref = op_ref(op);
-  a.type_handle = type;
-  return check;
-}
 
 // The key of a call (coll::CallKey) from its raw arguments: up to two sides of buffer, count and type, an operator
 // and a root. Equal keys mean equal arguments while no datatype or operator handle was freed (a freed handle may
@@ -120,17 +64,6 @@ extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
              key(), [](Check&, comm::Communicator&, Args&) {});
 }
 
-static auto bcast(void* buffer, int count, MPI_Datatype type, int r) {
-  return [=](Check& check, comm::Communicator& c, Args& a) {
-    root(check, r, c);
-    not_in_place(check, buffer, "buffer");
-    a.root = r;
-    a.recvbuf = buffer;
-    a.recvcount = static_cast<std::size_t>(count > 0 ? count : 0);
-    data(check, buffer, count, type, a.recvtype);
-  };
-}
-
 STRATA_PMPI(Bcast)
 extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return run("MPI_Bcast", comm, Operation::kBcast, nullptr, false,
@@ -147,21 +80,6 @@ extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int r
 }
 
 // ---- Gather, Gatherv, Scatter, Scatterv --------------------------------------------------------------------------
-
-static auto gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                   MPI_Datatype recvtype, const int* recvcounts, const int* displs, int r, bool v) {
-  return [=](Check& check, comm::Communicator& c, Args& a) {
-    root(check, r, c);
-    a.root = r;
-    const bool at_root = c.rank == r;
-    send_side(check, sendbuf, sendcount, sendtype, at_root, a);
-    if (!at_root || !check.ok()) return;
-    if (v)
-      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
-    else
-      recv_side(check, recvbuf, recvcount, recvtype, a);
-  };
-}
 
 STRATA_PMPI(Gather)
 extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -193,30 +111,6 @@ extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype se
                              MPI_Comm comm, MPI_Request* request) {
   return run("MPI_Igatherv", comm, Operation::kGatherv, request, true, coll::kNoKey,
              gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, root, true));
-}
-
-static auto scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, const int* sendcounts,
-                    const int* displs, void* recvbuf, int recvcount, MPI_Datatype recvtype, int r, bool v) {
-  return [=](Check& check, comm::Communicator& c, Args& a) {
-    root(check, r, c);
-    a.root = r;
-    const bool at_root = c.rank == r;
-    if (at_root && in_place(recvbuf)) {
-      a.in_place = true;
-    } else {
-      recv_side(check, recvbuf, recvcount, recvtype, a);
-    }
-    if (!at_root || !check.ok()) return;
-    not_in_place(check, sendbuf, "sendbuf");
-    a.sendbuf = sendbuf;
-    if (v) {
-      counts(check, sendcounts, displs, c.size, a.sendcounts, &a.sdispls, "sendcounts");
-      check.type(sendtype, a.sendtype).committed(sendtype);
-    } else {
-      a.sendcount = static_cast<std::size_t>(sendcount > 0 ? sendcount : 0);
-      data(check, sendbuf, sendcount, sendtype, a.sendtype);
-    }
-  };
 }
 
 STRATA_PMPI(Scatter)
@@ -252,17 +146,6 @@ extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const
 
 // ---- Allgather, Allgatherv ---------------------------------------------------------------------------------------
 
-static auto allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                      MPI_Datatype recvtype, const int* recvcounts, const int* displs, bool v) {
-  return [=](Check& check, comm::Communicator& c, Args& a) {
-    send_side(check, sendbuf, sendcount, sendtype, true, a);
-    if (v)
-      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
-    else
-      recv_side(check, recvbuf, recvcount, recvtype, a);
-  };
-}
-
 STRATA_PMPI(Allgather)
 extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
@@ -296,14 +179,6 @@ extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype
 
 // ---- Alltoall, Alltoallv, Alltoallw ------------------------------------------------------------------------------
 
-static auto alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                     MPI_Datatype recvtype) {
-  return [=](Check& check, comm::Communicator&, Args& a) {
-    send_side(check, sendbuf, sendcount, sendtype, true, a);
-    recv_side(check, recvbuf, recvcount, recvtype, a);
-  };
-}
-
 STRATA_PMPI(Alltoall)
 extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm) {
@@ -320,20 +195,6 @@ extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype s
              alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
 
-static auto alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
-                      void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype) {
-  return [=](Check& check, comm::Communicator& c, Args& a) {
-    if (in_place(sendbuf)) {
-      a.in_place = true;
-    } else {
-      a.sendbuf = sendbuf;
-      counts(check, sendcounts, sdispls, c.size, a.sendcounts, &a.sdispls, "sendcounts");
-      check.type(sendtype, a.sendtype).committed(sendtype);
-    }
-    recv_side_v(check, recvbuf, recvcounts, rdispls, recvtype, c, a);
-  };
-}
-
 STRATA_PMPI(Alltoallv)
 extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
@@ -348,33 +209,6 @@ extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], cons
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return run("MPI_Ialltoallv", comm, Operation::kAlltoallv, request, true, coll::kNoKey,
              alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
-}
-
-// Per-peer types: every handle valid and committed.
-static Check& types(Check& check, const MPI_Datatype* handles, int n, std::vector<datatype::TypeRef>& out,
-                    const char* what) {
-  if (!check.ok()) return check;
-  if (handles == nullptr) return check.fail(MPI_ERR_ARG, std::string(what) + " is NULL");
-  out.resize(static_cast<std::size_t>(n));
-  for (int i = 0; i < n && check.ok(); ++i) check.type(handles[i], out[i]).committed(handles[i]);
-  return check;
-}
-
-static auto alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, const MPI_Datatype* sendtypes,
-                      void* recvbuf, const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes) {
-  return [=](Check& check, comm::Communicator& c, Args& a) {
-    if (in_place(sendbuf)) {
-      a.in_place = true;
-    } else {
-      a.sendbuf = sendbuf;
-      counts(check, sendcounts, sdispls, c.size, a.sendcounts, &a.sdispls, "sendcounts");
-      types(check, sendtypes, c.size, a.sendtypes, "sendtypes");
-    }
-    not_in_place(check, recvbuf, "recvbuf");
-    a.recvbuf = recvbuf;
-    counts(check, recvcounts, rdispls, c.size, a.recvcounts, &a.rdispls, "recvcounts");
-    types(check, recvtypes, c.size, a.recvtypes, "recvtypes");
-  };
 }
 
 STRATA_PMPI(Alltoallw)
@@ -396,14 +230,6 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
 
 // ---- Reductions --------------------------------------------------------------------------------------------------
 
-static auto reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int r) {
-  return [=](Check& check, comm::Communicator& c, Args& a) {
-    root(check, r, c);
-    a.root = r;
-    reduce_sides(check, sendbuf, recvbuf, count, type, op, c.rank == r, c.rank == r, a);
-  };
-}
-
 STRATA_PMPI(Reduce)
 extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                            MPI_Comm comm) {
@@ -418,13 +244,6 @@ extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_D
   return run("MPI_Ireduce", comm, Operation::kReduce, request, true,
              key(sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, root),
              reduce(sendbuf, recvbuf, count, datatype, op, root));
-}
-
-// Allreduce, Scan and Exscan: everyone sends and receives `count` elements.
-static auto everyone_reduces(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op) {
-  return [=](Check& check, comm::Communicator&, Args& a) {
-    reduce_sides(check, sendbuf, recvbuf, count, type, op, true, true, a);
-  };
 }
 
 #define STRATA_EVERYONE_REDUCES(Name, IName, Operation_)                                                         \
@@ -445,17 +264,6 @@ STRATA_EVERYONE_REDUCES(Allreduce, Iallreduce, Operation::kAllreduce)
 STRATA_EVERYONE_REDUCES(Scan, Iscan, Operation::kScan)
 STRATA_EVERYONE_REDUCES(Exscan, Iexscan, Operation::kExscan)
 
-static auto reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op) {
-  return [=](Check& check, comm::Communicator& c, Args& a) {
-    // Everyone contributes size x recvcount elements; the input is recvbuf's when in place.
-    const long long total = static_cast<long long>(recvcount) * c.size;
-    if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "recvcount x size exceeds an int");
-    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, true, true, a);
-    a.recvcount = static_cast<std::size_t>(recvcount > 0 ? recvcount : 0);
-    a.sendcount = a.recvcount * static_cast<std::size_t>(c.size);
-  };
-}
-
 STRATA_PMPI(Reduce_scatter_block)
 extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                          MPI_Op op, MPI_Comm comm) {
@@ -470,18 +278,6 @@ extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, in
   return run("MPI_Ireduce_scatter_block", comm, Operation::kReduceScatterBlock, request, true,
              key(sendbuf, recvcount, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op),
              reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op));
-}
-
-static auto reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op) {
-  return [=](Check& check, comm::Communicator& c, Args& a) {
-    counts(check, recvcounts, nullptr, c.size, a.recvcounts, nullptr, "recvcounts");
-    long long total = 0;
-    for (int n : a.recvcounts) total += n;
-    if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "the sum of recvcounts exceeds an int");
-    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, true, true, a);
-    a.sendcount = static_cast<std::size_t>(total);
-    a.recvcount = c.rank < static_cast<int>(a.recvcounts.size()) ? static_cast<std::size_t>(a.recvcounts[c.rank]) : 0;
-  };
 }
 
 STRATA_PMPI(Reduce_scatter)

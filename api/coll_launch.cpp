@@ -61,7 +61,7 @@ std::vector<Pending>& pending() {
 }
 
 void finish(Pending& p) {
-  ApiRequest& r = *p.request;
+  ApiRequest& r = *p.request;  // alive: an active collective's request cannot be freed
   r.status = {MPI_ANY_SOURCE, MPI_ANY_TAG, p.collective->error(), 0, false};
   r.failure = p.collective->message();
   r.complete = true;
@@ -85,6 +85,12 @@ bool poll_pending(void*) {
   return moved;
 }
 
+// Vectors keep their capacity, so once the first few collectives have run this allocates nothing.
+void add_pending(std::shared_ptr<coll::Collective> collective, ApiRequest* r) {
+  if (pending().empty()) runtime::add_poller(poll_pending, nullptr);
+  pending().push_back({std::move(collective), r});
+}
+
 }  // namespace
 
 int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
@@ -103,7 +109,7 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
 
 int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<coll::Collective> collective,
           MPI_Request* request) {
-  collective->start(c.collectives_started++);
+  collective->start(coll::tag_base(c.collectives_started++));
   if (request == nullptr) {
     runtime::wait_until([&] { return collective->progress(); });
     if (collective->error() != 0) return check.fail(collective->error(), collective->message()).raise();
@@ -114,10 +120,41 @@ int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<
   r->collective = true;
   r->comm = handle;
   r->active = true;
+  r->collective_run = collective;
   *request = requests().add(r);
-  if (pending().empty()) runtime::add_poller(poll_pending, nullptr);
-  pending().push_back({std::move(collective), r});
+  add_pending(std::move(collective), r);
   return MPI_SUCCESS;
+}
+
+int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
+                    const runtime::Info* info, MPI_Request* request) {
+  args.rank = c.rank;
+  args.size = c.size;
+  const std::string& key = coll::info_key(op);
+  const std::string* forced = info ? info->get(key) : nullptr;
+  if (forced == nullptr) forced = c.hints.get(key);
+  std::unique_ptr<coll::Collective> made;
+  const coll::Channel channel{c.collective_context(), c.rank, c.world_ranks};
+  const Status s = coll::Collective::create(op, std::move(args), channel, forced ? *forced : std::string(), made);
+  if (!s.ok()) return check.fail(s.error_class, s.message).raise();
+  auto* r = new ApiRequest;
+  r->kind = transport::RequestKind::Recv;
+  r->collective = true;
+  r->persistent = true;
+  r->complete = true;  // inactive until started
+  r->comm = handle;
+  r->collective_run = std::move(made);
+  r->collective_tag_base = coll::persistent_tag_base(c.persistent_collectives++);
+  *request = requests().add(r);
+  return MPI_SUCCESS;
+}
+
+void start_persistent(ApiRequest& r) {
+  r.active = true;
+  r.complete = false;
+  r.failure.clear();
+  r.collective_run->start(r.collective_tag_base);
+  add_pending(r.collective_run, &r);
 }
 
 }  // namespace strata::api

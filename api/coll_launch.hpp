@@ -24,4 +24,11 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
 int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<coll::Collective> collective,
           MPI_Request* request);
 
+// A persistent collective (MPI-4.0 6.13): built now, with the algorithm the info key strata_coll_<operation> names
+// (`info`, may be null), else the communicator's choice; handed out as an inactive persistent request.
+int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
+                    const runtime::Info* info, MPI_Request* request);
+// MPI_Start of such a request (inactive): re-arms the built collective, no allocation, no selection.
+void start_persistent(ApiRequest& r);
+
 }  // namespace strata::api

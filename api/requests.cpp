@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "api/coll_launch.hpp"
 #include "api/p2p.hpp"
 #include "runtime/progress.hpp"
 
@@ -89,6 +90,14 @@ int retire_all(const char* call, int count, MPI_Request* handles, const std::vec
   return raise_in_status(call, failed);
 }
 
+// MPI_Start of one checked, inactive persistent request: a point-to-point one or a collective one.
+void start_persistent_request(ApiRequest& r) {
+  if (r.collective)
+    start_persistent(r);
+  else
+    start(r);
+}
+
 }  // namespace
 
 STRATA_PMPI(Start)
@@ -99,7 +108,7 @@ extern "C" int PMPI_Start(MPI_Request* request) {
   if (check.ok() && !r->persistent) check.fail(MPI_ERR_REQUEST, "request is not persistent");
   if (check.ok() && r->active) check.fail(MPI_ERR_REQUEST, "request is already active");
   if (!check.ok()) return check.raise();
-  start(*r);
+  start_persistent_request(*r);
   return MPI_SUCCESS;
 }
 
@@ -115,7 +124,7 @@ extern "C" int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
       check.fail(MPI_ERR_REQUEST, "request " + std::to_string(i) + " is already active");
   }
   if (!check.ok()) return check.raise();
-  for (ApiRequest* r : rs) start(*r);
+  for (ApiRequest* r : rs) start_persistent_request(*r);
   return MPI_SUCCESS;
 }
 
@@ -285,7 +294,8 @@ extern "C" int PMPI_Request_free(MPI_Request* request) {
   Check check("MPI_Request_free");
   ApiRequest* r = nullptr;
   lookup_required(check, request, r);
-  if (check.ok() && pending(r) && r->collective) check.fail(MPI_ERR_REQUEST, "cannot free an active nonblocking collective request");
+  if (check.ok() && pending(r) && r->collective)
+    check.fail(MPI_ERR_REQUEST, "cannot free an active collective request (nonblocking or persistent)");
   if (!check.ok()) return check.raise();
   requests().remove(*request);
   *request = MPI_REQUEST_NULL;
@@ -301,7 +311,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   Check check("MPI_Cancel");
   ApiRequest* r = nullptr;
   lookup_required(check, request, r);
-  if (check.ok() && pending(r) && r->collective) check.fail(MPI_ERR_REQUEST, "cannot cancel a nonblocking collective request");
+  if (check.ok() && pending(r) && r->collective)
+    check.fail(MPI_ERR_REQUEST, "cannot cancel an active collective request (nonblocking or persistent)");
   if (!check.ok()) return check.raise();
   // Only a receive that has not matched yet can be cancelled; a send runs to completion (MPI-4.0 3.8.4 allows it).
   if (pending(r) && !r->complete) transport::engine().cancel(r);

@@ -28,8 +28,8 @@ Status Collective::create(Operation op, Args args, const Channel& channel, const
   return Status::success();
 }
 
-void Collective::start(uint32_t sequence) {
-  port_->set_tag_base(tag_base(sequence));
+void Collective::start(int tag_base) {
+  port_->set_tag_base(tag_base);
   started_ = true;
   execution_->start();
 }

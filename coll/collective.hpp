@@ -14,9 +14,15 @@
 
 namespace strata::coll {
 
-// The tag block of the `sequence`-th collective started on a communicator (every member counts the same).
-inline int tag_base(uint32_t sequence) {
-  return static_cast<int>(sequence % (0x7fffffffu / kTagsPerCollective)) * kTagsPerCollective;
+// Tag blocks on a communicator's collective context. Blocking and nonblocking collectives start in the same order
+// on every member, so they take the blocks of the lower half in turn (the `sequence`-th collective started). A
+// persistent collective may be started in different orders on different members, so it keeps one block of the upper
+// half from its init on (the `index`-th persistent init on the communicator): its successive starts reuse its tags,
+// which is safe because every member finishes a start before the next, and messages do not overtake.
+constexpr uint32_t kTagBlocksPerHalf = 0x7fffffffu / kTagsPerCollective / 2;
+inline int tag_base(uint32_t sequence) { return static_cast<int>(sequence % kTagBlocksPerHalf) * kTagsPerCollective; }
+inline int persistent_tag_base(uint32_t index) {
+  return static_cast<int>(kTagBlocksPerHalf + index % kTagBlocksPerHalf) * kTagsPerCollective;
 }
 
 class Collective {
@@ -24,8 +30,8 @@ class Collective {
   // Chooses (see selection.hpp) and builds; `forced` is the communicator's info value for the operation, or "".
   static Status create(Operation op, Args args, const Channel& channel, const std::string& forced,
                        std::unique_ptr<Collective>& out);
-  // Starts a run as the communicator's `sequence`-th collective; the previous run must have finished.
-  void start(uint32_t sequence);
+  // Starts a run with the tags of the block at `tag_base` (see above); the previous run must have finished.
+  void start(int tag_base);
   bool progress() { return execution_->progress(); }
   bool finished() const { return execution_->finished(); }
   bool running() const { return started_ && !finished(); }

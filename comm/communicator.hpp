@@ -41,6 +41,7 @@ struct Communicator {
   std::optional<HwLevel> hw_level;  // set by hardware splits only
   uint32_t idups_started = 0;  // MPI_Comm_idup calls on this communicator, the same sequence on every member
   uint32_t collectives_started = 0;  // collectives started on it (their tag blocks), the same on every member
+  uint32_t persistent_collectives = 0;  // persistent collectives made on it (their tag blocks), the same everywhere
   // What coll/ keeps for this communicator (built collectives), made at its first collective. Never shared: a
   // communicator is not copied.
   std::shared_ptr<coll::CommCache> collectives;

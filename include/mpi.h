@@ -570,6 +570,54 @@ STRATA_DECLARE(int, Exscan,
 STRATA_DECLARE(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm, MPI_Request *request))
 
+/* Persistent collectives (MPI-4.0 6.13): built once by the init call, started by MPI_Start / MPI_Startall */
+STRATA_DECLARE(int, Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request))
+STRATA_DECLARE(int, Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request))
+STRATA_DECLARE(int, Scatterv_init, (const void *sendbuf, const int sendcounts[], const int displs[],
+                                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request))
+STRATA_DECLARE(int, Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                      MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request))
+STRATA_DECLARE(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request))
+STRATA_DECLARE(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                     MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                  int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Allreduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount,
+                                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                                MPI_Request *request))
+STRATA_DECLARE(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                          MPI_Request *request))
+STRATA_DECLARE(int, Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request))
+
 /* Reduction operators */
 STRATA_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
 STRATA_DECLARE(int, Op_free, (MPI_Op *op))
@@ -593,6 +641,12 @@ STRATA_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
  * Levels the machine lacks have no key. Errors: MPI_ERR_ARG for a NULL argument, MPI_ERR_OTHER when the
  * launcher's topology cannot be read. */
 STRATA_DECLARE_X(int, Get_hw_placement, (MPI_Info *placement))
+
+/* MPIX_Request_get_algorithm: the collective algorithm a persistent or active nonblocking collective request runs,
+ * by the name the info key strata_coll_<operation> and STRATA_COLL_<OPERATION> take (e.g. "binomial"), copied
+ * into `name` (at least MPI_MAX_OBJECT_NAME chars). Errors: MPI_ERR_REQUEST for a request that is not a
+ * collective's, MPI_ERR_ARG for a NULL argument. */
+STRATA_DECLARE_X(int, Request_get_algorithm, (MPI_Request request, char *name, int *resultlen))
 
 /* The hierarchical-communicator proposals (../shared/papers: Goglin et al. 2018, section 3; Bouhrour et al.,
  * section 8). Levels are named as MPI_Comm_split_type's mpi_hw_resource_type values: hwloc://Machine (the node),

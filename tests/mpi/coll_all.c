@@ -562,61 +562,83 @@ static ccase ccase_make(const comm_ctx *cc, int op, int row, int count, int root
   return c;
 }
 
-/* Issues the call: the blocking collective, or with `req` the nonblocking one. Returns the MPI error code. */
-#define COLL_CALL(blocking, nonblocking, ...) (req ? nonblocking(__VA_ARGS__, req) : blocking(__VA_ARGS__))
-static int ccase_start(ccase *c, MPI_Request *req) {
+/* Just before the call starts (for a persistent one: before each MPI_Start). Barrier: the late rank makes sure
+ * nobody has left the barrier yet (the others tell it when they are out, in ccase_check). */
+static void ccase_before(const ccase *c) {
+  if (c->op != C_BARRIER || c->cc->rank != c->root) return;
+  for (int i = 0; i < NPROBES; ++i) {
+    int flag = 1;
+    CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, TAG_BARRIER_CHECK + c->seed % 5000, c->cc->comm, &flag, MPI_STATUS_IGNORE));
+    if (flag) test_fail(__FILE__, __LINE__, "a rank left the barrier before the late rank entered", c->desc);
+  }
+}
+
+/* Issues the call: the blocking collective; with `req` the nonblocking one; with `req` and `init_info` the
+ * persistent one's init (MPI-4.0 6.13; the caller then starts it). Returns the MPI error code. */
+#define COLL_CALL(blocking, nonblocking, init, ...) \
+  (init_info ? init(__VA_ARGS__, *init_info, req) : req ? nonblocking(__VA_ARGS__, req) : blocking(__VA_ARGS__))
+static int ccase_call(ccase *c, MPI_Request *req, const MPI_Info *init_info) {
   const MPI_Comm comm = c->cc->comm;
   const MPI_Datatype stype = c->sl->type, rtype = c->rl->type;
   const MPI_Op mop = c->red ? c->red->mop : MPI_OP_NULL;
   switch (c->op) {
     case C_BARRIER:
-      if (c->cc->rank == c->root) { /* nobody may leave the barrier before the late rank is in */
-        for (int i = 0; i < NPROBES; ++i) {
-          int flag = 1;
-          CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, TAG_BARRIER_CHECK + c->seed % 5000, comm, &flag, MPI_STATUS_IGNORE));
-          if (flag) test_fail(__FILE__, __LINE__, "a rank left the barrier before the late rank entered", c->desc);
-        }
-      }
-      return COLL_CALL(MPI_Barrier, MPI_Ibarrier, comm);
+      return COLL_CALL(MPI_Barrier, MPI_Ibarrier, MPI_Barrier_init, comm);
     case C_BCAST:
-      return COLL_CALL(MPI_Bcast, MPI_Ibcast, c->rptr, c->rcount, c->cc->rank == c->root ? stype : rtype, c->root,
-                       comm);
+      return COLL_CALL(MPI_Bcast, MPI_Ibcast, MPI_Bcast_init, c->rptr, c->rcount,
+                       c->cc->rank == c->root ? stype : rtype, c->root, comm);
     case C_GATHER:
-      return COLL_CALL(MPI_Gather, MPI_Igather, c->sptr, c->scount, stype, c->rptr, c->rcount, rtype, c->root, comm);
+      return COLL_CALL(MPI_Gather, MPI_Igather, MPI_Gather_init, c->sptr, c->scount, stype, c->rptr, c->rcount, rtype,
+                       c->root, comm);
     case C_GATHERV:
-      return COLL_CALL(MPI_Gatherv, MPI_Igatherv, c->sptr, c->scount, stype, c->rptr, c->rc, c->rd, rtype, c->root,
-                       comm);
+      return COLL_CALL(MPI_Gatherv, MPI_Igatherv, MPI_Gatherv_init, c->sptr, c->scount, stype, c->rptr, c->rc, c->rd,
+                       rtype, c->root, comm);
     case C_SCATTER:
-      return COLL_CALL(MPI_Scatter, MPI_Iscatter, c->sptr, c->scount, stype, c->rptr, c->rcount, rtype, c->root, comm);
+      return COLL_CALL(MPI_Scatter, MPI_Iscatter, MPI_Scatter_init, c->sptr, c->scount, stype, c->rptr, c->rcount,
+                       rtype, c->root, comm);
     case C_SCATTERV:
-      return COLL_CALL(MPI_Scatterv, MPI_Iscatterv, c->sptr, c->sc, c->sd, stype, c->rptr, c->rcount, rtype, c->root,
-                       comm);
+      return COLL_CALL(MPI_Scatterv, MPI_Iscatterv, MPI_Scatterv_init, c->sptr, c->sc, c->sd, stype, c->rptr, c->rcount,
+                       rtype, c->root, comm);
     case C_ALLGATHER:
-      return COLL_CALL(MPI_Allgather, MPI_Iallgather, c->sptr, c->scount, stype, c->rptr, c->rcount, rtype, comm);
+      return COLL_CALL(MPI_Allgather, MPI_Iallgather, MPI_Allgather_init, c->sptr, c->scount, stype, c->rptr, c->rcount,
+                       rtype, comm);
     case C_ALLGATHERV:
-      return COLL_CALL(MPI_Allgatherv, MPI_Iallgatherv, c->sptr, c->scount, stype, c->rptr, c->rc, c->rd, rtype, comm);
+      return COLL_CALL(MPI_Allgatherv, MPI_Iallgatherv, MPI_Allgatherv_init, c->sptr, c->scount, stype, c->rptr, c->rc,
+                       c->rd, rtype, comm);
     case C_ALLTOALL:
-      return COLL_CALL(MPI_Alltoall, MPI_Ialltoall, c->sptr, c->scount, stype, c->rptr, c->rcount, rtype, comm);
+      return COLL_CALL(MPI_Alltoall, MPI_Ialltoall, MPI_Alltoall_init, c->sptr, c->scount, stype, c->rptr, c->rcount,
+                       rtype, comm);
     case C_ALLTOALLV:
-      return COLL_CALL(MPI_Alltoallv, MPI_Ialltoallv, c->sptr, c->sc, c->sd, stype, c->rptr, c->rc, c->rd, rtype, comm);
+      return COLL_CALL(MPI_Alltoallv, MPI_Ialltoallv, MPI_Alltoallv_init, c->sptr, c->sc, c->sd, stype, c->rptr, c->rc,
+                       c->rd, rtype, comm);
     case C_ALLTOALLW:
-      return COLL_CALL(MPI_Alltoallw, MPI_Ialltoallw, c->sptr, c->sc, c->sd, c->st, c->rptr, c->rc, c->rd, c->rt, comm);
+      return COLL_CALL(MPI_Alltoallw, MPI_Ialltoallw, MPI_Alltoallw_init, c->sptr, c->sc, c->sd, c->st, c->rptr, c->rc,
+                       c->rd, c->rt, comm);
     case C_REDUCE:
-      return COLL_CALL(MPI_Reduce, MPI_Ireduce, c->sptr, c->rptr, c->scount, stype, mop, c->root, comm);
-    case C_ALLREDUCE:
-      return COLL_CALL(MPI_Allreduce, MPI_Iallreduce, c->sptr, c->rptr, c->scount, stype, mop, comm);
-    case C_REDUCE_SCATTER:
-      return COLL_CALL(MPI_Reduce_scatter, MPI_Ireduce_scatter, c->sptr, c->rptr, c->rc, stype, mop, comm);
-    case C_REDUCE_SCATTER_BLOCK:
-      return COLL_CALL(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, c->sptr, c->rptr, c->rcount, stype, mop,
+      return COLL_CALL(MPI_Reduce, MPI_Ireduce, MPI_Reduce_init, c->sptr, c->rptr, c->scount, stype, mop, c->root,
                        comm);
+    case C_ALLREDUCE:
+      return COLL_CALL(MPI_Allreduce, MPI_Iallreduce, MPI_Allreduce_init, c->sptr, c->rptr, c->scount, stype, mop,
+                       comm);
+    case C_REDUCE_SCATTER:
+      return COLL_CALL(MPI_Reduce_scatter, MPI_Ireduce_scatter, MPI_Reduce_scatter_init, c->sptr, c->rptr, c->rc, stype,
+                       mop, comm);
+    case C_REDUCE_SCATTER_BLOCK:
+      return COLL_CALL(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, MPI_Reduce_scatter_block_init, c->sptr,
+                       c->rptr, c->rcount, stype, mop, comm);
     case C_SCAN:
-      return COLL_CALL(MPI_Scan, MPI_Iscan, c->sptr, c->rptr, c->scount, stype, mop, comm);
+      return COLL_CALL(MPI_Scan, MPI_Iscan, MPI_Scan_init, c->sptr, c->rptr, c->scount, stype, mop, comm);
     default:
-      return COLL_CALL(MPI_Exscan, MPI_Iexscan, c->sptr, c->rptr, c->scount, stype, mop, comm);
+      return COLL_CALL(MPI_Exscan, MPI_Iexscan, MPI_Exscan_init, c->sptr, c->rptr, c->scount, stype, mop, comm);
   }
 }
 #undef COLL_CALL
+
+/* inline: not every file that includes this one uses it */
+static inline int ccase_start(ccase *c, MPI_Request *req) {
+  ccase_before(c);
+  return ccase_call(c, req, NULL);
+}
 
 static void expect_bytes(const ccase *c, const unsigned char *got, const unsigned char *want, size_t bytes,
                          const char *what, int line) {
@@ -630,8 +652,8 @@ static void expect_bytes(const ccase *c, const unsigned char *got, const unsigne
   test_fail(__FILE__, line, "collective result", detail);
 }
 
-/* After the call completed: checks everything and frees the case. */
-static void ccase_finish(ccase *c) {
+/* After the call completed: checks everything. */
+static void ccase_check(ccase *c) {
   if (c->op == C_BARRIER && c->cc->size > 1) { /* see ccase_start: the others tell the late rank they are out */
     const int tag = TAG_BARRIER_CHECK + c->seed % 5000;
     if (c->cc->rank != c->root) {
@@ -649,6 +671,9 @@ static void ccase_finish(ccase *c) {
     expect_bytes(c, c->rbuf.raw, c->want.raw, c->rbuf.bytes, "receive buffer", __LINE__);
   }
   if (c->sorig) expect_bytes(c, c->sbuf.raw, c->sorig, c->sbuf.bytes, "send buffer (must not change)", __LINE__);
+}
+
+static void ccase_free(ccase *c) {
   free(c->sbuf.raw);
   free(c->rbuf.raw);
   free(c->want.raw);
@@ -659,6 +684,11 @@ static void ccase_finish(ccase *c) {
   free(c->rd);
   free(c->st);
   free(c->rt);
+}
+
+static inline void ccase_finish(ccase *c) {
+  ccase_check(c);
+  ccase_free(c);
 }
 
 /* The count of column ci of the matrix for an operation on n ranks. */
@@ -716,6 +746,22 @@ static void expect_success(const ccase *c, int err, int line) {
   MPI_Error_string(err, msg + strlen(msg), &len);
   test_fail(__FILE__, line, "collective call", msg);
 }
+
+#ifdef COLL_ALL_NO_MAIN
+/* Makes the case of the given coordinates for the blocking (nb 0) or the nonblocking call, or returns 0 when MPICH is
+ * known to get it wrong (see coll_all.c). Cases with different salts get different data. */
+static int make_case(ccase *c, const comm_ctx *cc, int op, int row, int ci, int ri, int inplace, int salt, int nb) {
+  int roots[3];
+  const int nroots = roots_of(cc->size, roots);
+  ri %= nroots;
+  inplace = inplace && colls[op].inplace;
+  row %= nrows_of(op);
+  if (mpich_bug(cc, op, row, ci, roots[ri], inplace, nb)) return 0;
+  *c = ccase_make(cc, op, row, case_count(op, ci, cc->size), roots[ri], inplace,
+                  case_seed(cc->id + NCOMMS * salt, op, row, ci, ri, inplace));
+  return 1;
+}
+#endif
 
 #ifndef COLL_ALL_NO_MAIN
 /* Which cases of the product run: the whole product would take minutes (under MPICH, 8 ranks on 2 cores spend

@@ -28,20 +28,6 @@ static void check_coll_status(const MPI_Status *st) {
 #endif
 }
 
-/* Makes the case of the given coordinates for the blocking (nb 0) or the nonblocking call, or returns 0 when MPICH is
- * known to get it wrong (see coll_all.c). Cases with different salts get different data. */
-static int make_case(ccase *c, const comm_ctx *cc, int op, int row, int ci, int ri, int inplace, int salt, int nb) {
-  int roots[3];
-  const int nroots = roots_of(cc->size, roots);
-  ri %= nroots;
-  inplace = inplace && colls[op].inplace;
-  row %= nrows_of(op);
-  if (mpich_bug(cc, op, row, ci, roots[ri], inplace, nb)) return 0;
-  *c = ccase_make(cc, op, row, case_count(op, ci, cc->size), roots[ri], inplace,
-                  case_seed(cc->id + NCOMMS * salt, op, row, ci, ri, inplace));
-  return 1;
-}
-
 /* ---- Alone ------------------------------------------------------------------------------------------------------ */
 
 static void run_alone(const comm_ctx *cc) {

@@ -11,7 +11,8 @@ set(STRATA_COLL_TEST_PROGRAMS
     coll_nonblocking
     coll_bad_input
     coll_check
-    coll_repeat)
+    coll_repeat
+    coll_persistent)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
 add_dependencies(mpi_tests coll_tests)
@@ -61,6 +62,12 @@ foreach(np 2 4 5)
   strata_mpi_test(coll_nonblocking NP ${np})
 endforeach()
 strata_mpi_test(coll_nonblocking NP 4 NODES node)
+
+# ---- Persistent collectives: restarts with new data, per-rank start orders, request states, info ---------------
+foreach(np 1 2 3 4 5)
+  strata_mpi_test(coll_persistent NP ${np})
+endforeach()
+strata_mpi_test(coll_persistent NP 4 NODES node)
 
 # ---- Equal calls repeated (Strata restarts the collective built for the first): current contents, replaced handles
 foreach(np 1 3 4)

@@ -1,0 +1,218 @@
+// What each collective's arguments are, shared by its blocking, nonblocking and persistent entry points
+// (coll_calls.cpp, coll_init_calls.cpp): the checks of MPI-4.0 6.4 - 6.12 and 6.13 (the same for the three forms),
+// and how the arguments become coll::Args. Arguments the standard calls significant only at the root are checked
+// only there. Each operation's function returns the `prepare` step that api's run helpers call with the checked
+// communicator.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "api/coll_launch.hpp"
+
+namespace strata::api::coll_prepare {
+
+using coll::Args;
+
+inline bool in_place(const void* buf) { return buf == MPI_IN_PLACE; }
+
+inline Check& not_in_place(Check& check, const void* buf, const char* what) {
+  if (check.ok() && in_place(buf)) check.fail(MPI_ERR_BUFFER, std::string(what) + " cannot be MPI_IN_PLACE here");
+  return check;
+}
+
+// The send side: MPI_IN_PLACE where `allowed`, else data.
+inline Check& send_side(Check& check, const void* buf, int count, MPI_Datatype type, bool allowed, Args& a) {
+  if (!check.ok()) return check;
+  if (in_place(buf)) {
+    if (!allowed) return check.fail(MPI_ERR_BUFFER, "sendbuf cannot be MPI_IN_PLACE here");
+    a.in_place = true;
+    return check;
+  }
+  a.sendbuf = buf;
+  a.sendcount = static_cast<std::size_t>(count > 0 ? count : 0);
+  return data(check, buf, count, type, a.sendtype);
+}
+
+inline Check& recv_side(Check& check, void* buf, int count, MPI_Datatype type, Args& a) {
+  not_in_place(check, buf, "recvbuf");
+  a.recvbuf = buf;
+  a.recvcount = static_cast<std::size_t>(count > 0 ? count : 0);
+  return data(check, buf, count, type, a.recvtype);
+}
+
+// The receive side of the v variants: a count and a displacement per rank (read here, before the call returns).
+inline Check& recv_side_v(Check& check, void* buf, const int* counts_in, const int* displs, MPI_Datatype type,
+                   const comm::Communicator& c, Args& a) {
+  counts(check, counts_in, displs, c.size, a.recvcounts, &a.rdispls, "recvcounts");
+  not_in_place(check, buf, "recvbuf");
+  a.recvbuf = buf;
+  return check.type(type, a.recvtype).committed(type);
+}
+
+// For reductions: one count and type for both sides.
+inline Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                    bool in_place_allowed, bool receives, Args& a) {
+  send_side(check, sendbuf, count, type, in_place_allowed, a);
+  if (a.in_place) data(check, recvbuf, count, type, a.sendtype);
+  a.recvcount = a.sendcount = static_cast<std::size_t>(count > 0 ? count : 0);
+  a.recvtype = a.sendtype;
+  if (receives) {
+    not_in_place(check, recvbuf, "recvbuf");
+    if (check.ok()) check.buffer(recvbuf, count, a.recvtype.get());
+    a.recvbuf = recvbuf;
+  }
+  if (check.ok()) reduction(check, op, *a.recvtype, a.op);
+  a.op_ref = op_ref(op);
+  a.type_handle = type;
+  return check;
+}
+
+inline auto bcast(void* buffer, int count, MPI_Datatype type, int r) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    root(check, r, c);
+    not_in_place(check, buffer, "buffer");
+    a.root = r;
+    a.recvbuf = buffer;
+    a.recvcount = static_cast<std::size_t>(count > 0 ? count : 0);
+    data(check, buffer, count, type, a.recvtype);
+  };
+}
+
+inline auto gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, const int* recvcounts, const int* displs, int r, bool v) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    root(check, r, c);
+    a.root = r;
+    const bool at_root = c.rank == r;
+    send_side(check, sendbuf, sendcount, sendtype, at_root, a);
+    if (!at_root || !check.ok()) return;
+    if (v)
+      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
+    else
+      recv_side(check, recvbuf, recvcount, recvtype, a);
+  };
+}
+
+inline auto scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, const int* sendcounts,
+                    const int* displs, void* recvbuf, int recvcount, MPI_Datatype recvtype, int r, bool v) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    root(check, r, c);
+    a.root = r;
+    const bool at_root = c.rank == r;
+    if (at_root && in_place(recvbuf)) {
+      a.in_place = true;
+    } else {
+      recv_side(check, recvbuf, recvcount, recvtype, a);
+    }
+    if (!at_root || !check.ok()) return;
+    not_in_place(check, sendbuf, "sendbuf");
+    a.sendbuf = sendbuf;
+    if (v) {
+      counts(check, sendcounts, displs, c.size, a.sendcounts, &a.sdispls, "sendcounts");
+      check.type(sendtype, a.sendtype).committed(sendtype);
+    } else {
+      a.sendcount = static_cast<std::size_t>(sendcount > 0 ? sendcount : 0);
+      data(check, sendbuf, sendcount, sendtype, a.sendtype);
+    }
+  };
+}
+
+inline auto allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, const int* recvcounts, const int* displs, bool v) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    send_side(check, sendbuf, sendcount, sendtype, true, a);
+    if (v)
+      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
+    else
+      recv_side(check, recvbuf, recvcount, recvtype, a);
+  };
+}
+
+inline auto alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                     MPI_Datatype recvtype) {
+  return [=](Check& check, comm::Communicator&, Args& a) {
+    send_side(check, sendbuf, sendcount, sendtype, true, a);
+    recv_side(check, recvbuf, recvcount, recvtype, a);
+  };
+}
+
+inline auto alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    if (in_place(sendbuf)) {
+      a.in_place = true;
+    } else {
+      a.sendbuf = sendbuf;
+      counts(check, sendcounts, sdispls, c.size, a.sendcounts, &a.sdispls, "sendcounts");
+      check.type(sendtype, a.sendtype).committed(sendtype);
+    }
+    recv_side_v(check, recvbuf, recvcounts, rdispls, recvtype, c, a);
+  };
+}
+
+// Per-peer types: every handle valid and committed.
+inline Check& types(Check& check, const MPI_Datatype* handles, int n, std::vector<datatype::TypeRef>& out,
+                    const char* what) {
+  if (!check.ok()) return check;
+  if (handles == nullptr) return check.fail(MPI_ERR_ARG, std::string(what) + " is NULL");
+  out.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n && check.ok(); ++i) check.type(handles[i], out[i]).committed(handles[i]);
+  return check;
+}
+
+inline auto alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, const MPI_Datatype* sendtypes,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    if (in_place(sendbuf)) {
+      a.in_place = true;
+    } else {
+      a.sendbuf = sendbuf;
+      counts(check, sendcounts, sdispls, c.size, a.sendcounts, &a.sdispls, "sendcounts");
+      types(check, sendtypes, c.size, a.sendtypes, "sendtypes");
+    }
+    not_in_place(check, recvbuf, "recvbuf");
+    a.recvbuf = recvbuf;
+    counts(check, recvcounts, rdispls, c.size, a.recvcounts, &a.rdispls, "recvcounts");
+    types(check, recvtypes, c.size, a.recvtypes, "recvtypes");
+  };
+}
+
+inline auto reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int r) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    root(check, r, c);
+    a.root = r;
+    reduce_sides(check, sendbuf, recvbuf, count, type, op, c.rank == r, c.rank == r, a);
+  };
+}
+
+// Allreduce, Scan and Exscan: everyone sends and receives `count` elements.
+inline auto everyone_reduces(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op) {
+  return [=](Check& check, comm::Communicator&, Args& a) {
+    reduce_sides(check, sendbuf, recvbuf, count, type, op, true, true, a);
+  };
+}
+
+inline auto reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    // Everyone contributes size x recvcount elements; the input is recvbuf's when in place.
+    const long long total = static_cast<long long>(recvcount) * c.size;
+    if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "recvcount x size exceeds an int");
+    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, true, true, a);
+    a.recvcount = static_cast<std::size_t>(recvcount > 0 ? recvcount : 0);
+    a.sendcount = a.recvcount * static_cast<std::size_t>(c.size);
+  };
+}
+
+inline auto reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    counts(check, recvcounts, nullptr, c.size, a.recvcounts, nullptr, "recvcounts");
+    long long total = 0;
+    for (int n : a.recvcounts) total += n;
+    if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "the sum of recvcounts exceeds an int");
+    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, true, true, a);
+    a.sendcount = static_cast<std::size_t>(total);
+    a.recvcount = c.rank < static_cast<int>(a.recvcounts.size()) ? static_cast<std::size_t>(a.recvcounts[c.rank]) : 0;
+  };
+}
+
+}  // namespace strata::api::coll_prepare
