@@ -12,7 +12,8 @@ set(STRATA_COLL_TEST_PROGRAMS
     coll_bad_input
     coll_check
     coll_repeat
-    coll_persistent)
+    coll_persistent
+    coll_persistent_alloc)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
 add_dependencies(mpi_tests coll_tests)
@@ -68,6 +69,10 @@ foreach(np 1 2 3 4 5)
   strata_mpi_test(coll_persistent NP ${np})
 endforeach()
 strata_mpi_test(coll_persistent NP 4 NODES node)
+# MPI_Start allocates nothing (Strata's claim; the program replaces malloc for the whole process).
+foreach(np 1 2 4)
+  strata_mpi_test(coll_persistent_alloc NP ${np})
+endforeach()
 
 # ---- Equal calls repeated (Strata restarts the collective built for the first): current contents, replaced handles
 foreach(np 1 3 4)
