@@ -60,10 +60,10 @@ std::vector<Pending>& pending() {
   return list;
 }
 
-void finish(Pending& p) {
-  ApiRequest& r = *p.request;  // alive: an active collective's request cannot be freed
-  r.status = {MPI_ANY_SOURCE, MPI_ANY_TAG, p.collective->error(), 0, false};
-  r.failure = p.collective->message();
+// `r` is alive: an active collective's request cannot be freed.
+void finish(const coll::Collective& collective, ApiRequest& r) {
+  r.status = {MPI_ANY_SOURCE, MPI_ANY_TAG, collective.error(), 0, false};
+  r.failure = collective.message();
   r.complete = true;
 }
 
@@ -77,7 +77,7 @@ bool poll_pending(void*) {
       ++i;
       continue;
     }
-    finish(list[i]);
+    finish(*list[i].collective, *list[i].request);
     list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
     moved = true;
   }
@@ -85,8 +85,11 @@ bool poll_pending(void*) {
   return moved;
 }
 
-// Vectors keep their capacity, so once the first few collectives have run this allocates nothing.
-void add_pending(std::shared_ptr<coll::Collective> collective, ApiRequest* r) {
+// A started collective's request: complete at once when the start already finished it (a root's eager sends, a
+// single rank: the waiting call then need not poll anything), else pending. Vectors keep their capacity, so once
+// the first few collectives have run this allocates nothing.
+void track(std::shared_ptr<coll::Collective> collective, ApiRequest* r) {
+  if (collective->finished()) return finish(*collective, *r);
   if (pending().empty()) runtime::add_poller(poll_pending, nullptr);
   pending().push_back({std::move(collective), r});
 }
@@ -122,7 +125,7 @@ int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<
   r->active = true;
   r->collective_run = collective;
   *request = requests().add(r);
-  add_pending(std::move(collective), r);
+  track(std::move(collective), r);
   return MPI_SUCCESS;
 }
 
@@ -154,7 +157,7 @@ void start_persistent(ApiRequest& r) {
   r.complete = false;
   r.failure.clear();
   r.collective_run->start(r.collective_tag_base);
-  add_pending(r.collective_run, &r);
+  track(r.collective_run, &r);
 }
 
 }  // namespace strata::api

@@ -49,7 +49,9 @@
 #include <string.h>
 #include <time.h>
 
-enum { TAG_SYNC = 21, TAG_MAX = 22, MAX_CASES = 64, MAX_BATCHES = 1000, SYNC_BATCHES = 11 };
+#include "harness.h"
+
+enum { MAX_CASES = 64, MAX_BATCHES = 1000, SYNC_BATCHES = 11 };
 
 static const double min_batch_seconds = 0.020;
 /* Slow cases (MPICH with more ranks than cores) stop after these, once they have 3 batches. */
@@ -65,47 +67,6 @@ static int rank, size;
 
 /* The buffers of all cases, allocated once for the largest: size blocks of the largest size on each side. */
 static char *sendbuf, *recvbuf;
-
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static void check_p2p(int err) {
-  if (err != MPI_SUCCESS) {
-    fprintf(stderr, "coll: rank %d: a send or receive of the harness failed\n", rank);
-    MPI_Abort(MPI_COMM_WORLD, 3);
-  }
-}
-
-/* The max of x over all ranks, on every rank: gather to rank 0, then rank 0 sends it back, in rank order. With
- * MPI_Send/MPI_Recv only, so that it is the same on every library and independent of the collectives measured. */
-static double max_over_ranks(double x) {
-  if (rank == 0) {
-    for (int r = 1; r < size; ++r) {
-      double y;
-      check_p2p(MPI_Recv(&y, 1, MPI_DOUBLE, r, TAG_MAX, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-      if (y > x) x = y;
-    }
-    for (int r = 1; r < size; ++r) check_p2p(MPI_Send(&x, 1, MPI_DOUBLE, r, TAG_MAX, MPI_COMM_WORLD));
-  } else {
-    check_p2p(MPI_Send(&x, 1, MPI_DOUBLE, 0, TAG_MAX, MPI_COMM_WORLD));
-    check_p2p(MPI_Recv(&x, 1, MPI_DOUBLE, 0, TAG_MAX, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-  }
-  return x;
-}
-
-/* A barrier of empty messages through rank 0: no rank leaves before every rank has entered. */
-static void sync_ranks(void) {
-  if (rank == 0) {
-    for (int r = 1; r < size; ++r)
-      check_p2p(MPI_Recv(NULL, 0, MPI_BYTE, r, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    for (int r = 1; r < size; ++r) check_p2p(MPI_Send(NULL, 0, MPI_BYTE, r, TAG_SYNC, MPI_COMM_WORLD));
-  } else {
-    check_p2p(MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD));
-    check_p2p(MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-  }
-}
 
 /* One call of the operation; returns its error code (the communicator returns errors). */
 static int call(Op op, int nonblocking, long bytes) {
@@ -257,11 +218,6 @@ static int batches_within(Op op, int nonblocking, long bytes, long calls, int wa
   return done;
 }
 
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof(double), compare_doubles);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void run_case(Op op, int nonblocking, long bytes, int batches, double *v) {
   /* 1. Check one call (for Barrier: that it waits). Errors are agreed on, so that all ranks skip together. */
   int err = MPI_SUCCESS, right = 1;
@@ -334,10 +290,7 @@ static void usage(const char *why) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  harness_init(&argc, &argv, &rank, &size);
 
   char default_ops[] = "barrier,bcast,reduce,allreduce,allgather,alltoall";
   char default_sizes[] = "8,1024,65536,1048576";
