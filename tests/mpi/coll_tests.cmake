@@ -65,7 +65,7 @@ endforeach()
 strata_mpi_test(coll_nonblocking NP 4 NODES node)
 
 # ---- Persistent collectives: restarts with new data, per-rank start orders, request states, info ---------------
-foreach(np 1 2 3 4 5)
+foreach(np 1 2 3 4 5 8)
   strata_mpi_test(coll_persistent NP ${np})
 endforeach()
 strata_mpi_test(coll_persistent NP 4 NODES node)
