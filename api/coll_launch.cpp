@@ -55,8 +55,13 @@ struct Pending {
   ApiRequest* request;
 };
 
+// Reserved, so that starting a collective allocates nothing until more than 256 are pending at once.
 std::vector<Pending>& pending() {
-  static std::vector<Pending> list;
+  static std::vector<Pending> list = [] {
+    std::vector<Pending> l;
+    l.reserve(256);
+    return l;
+  }();
   return list;
 }
 
@@ -86,8 +91,7 @@ bool poll_pending(void*) {
 }
 
 // A started collective's request: complete at once when the start already finished it (a root's eager sends, a
-// single rank: the waiting call then need not poll anything), else pending. Vectors keep their capacity, so once
-// the first few collectives have run this allocates nothing.
+// single rank: the waiting call then need not poll anything), else pending.
 void track(std::shared_ptr<coll::Collective> collective, ApiRequest* r) {
   if (collective->finished()) return finish(*collective, *r);
   if (pending().empty()) runtime::add_poller(poll_pending, nullptr);

@@ -41,6 +41,10 @@ struct Unexpected {
 
 class MatchQueues {
  public:
+  // Room for many posted receives from the start, so that posting one allocates nothing (persistent collectives'
+  // starts promise that) until more than kPostedReserve are outstanding at once.
+  static constexpr std::size_t kPostedReserve = 1024;
+  MatchQueues() { posted_.reserve(kPostedReserve); }
   void post(Request* r) { posted_.push_back(r); }
   Request* take_posted(const Envelope& have);  // nullptr when no posted receive accepts it
   bool remove_posted(Request* r);              // cancel
