@@ -43,7 +43,7 @@ TEST(CommCache, EqualArgumentsReuseTheBuiltCollective) {
   EXPECT_NE(first, other);
   ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 3), c, "linear", kNoKey, forced).ok());
   EXPECT_NE(other, forced);
-  EXPECT_EQ(forced->algorithm().name, "linear");
+  EXPECT_STREQ(forced->algorithm().name, "linear");
 }
 
 TEST(CommCache, AKeyRepeatsOnlyItsOwnCollective) {
