@@ -17,6 +17,7 @@
  * request pointer, MPI_ERR_COMM for MPI_COMM_NULL. MPI_Cancel and MPI_Request_free on an active nonblocking
  * collective request are erroneous (6.12) without a class named: any error naming the call is accepted, and for
  * Strata MPI_ERR_REQUEST (as for MPI_Comm_idup); the request stays usable and MPI_Wait completes the operation.
+ * The persistent collectives' init calls (6.13) get the same checks, plus their info and request arguments.
  *
  * A plain MPI-4.0 program: it also builds with mpicc.mpich and passes. Checks where MPICH 4.0.2 departs from the
  * standard are compiled for Strata only, each with the reason. */
@@ -266,6 +267,50 @@ static void active_requests(void) {
   }
 }
 
+/* The persistent collectives' init calls (MPI-4.0 6.13) check what their blocking forms check, plus the info handle
+ * and the request pointer; a failed init hands out no request. An unknown algorithm name in the info is Strata's
+ * MPI_ERR_ARG (listing the valid names), as is MPIX_Request_get_algorithm of a request that is not a collective's. */
+static void persistent_inits(void) {
+  MPI_Request req = MPI_REQUEST_NULL;
+  EXPECT_FAILS(MPI_Bcast_init(a, 1, MPI_INT, size, MPI_COMM_WORLD, MPI_INFO_NULL, &req), MPI_ERR_ROOT,
+               "MPI_Bcast_init");
+#ifdef STRATA /* MPICH 4.0.2 returns MPI_ERR_OTHER for a negative count here */
+  EXPECT_FAILS(MPI_Reduce_init(a, b, -1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req), MPI_ERR_COUNT,
+               "MPI_Reduce_init");
+#endif
+  EXPECT_FAILS2(MPI_Allreduce_init(a, b, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+                MPI_ERR_TYPE, MPI_ERR_OP, "MPI_Allreduce_init");
+  EXPECT_FAILS(MPI_Allreduce_init(a, b, 1, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD, MPI_INFO_NULL, &req), MPI_ERR_OP,
+               "MPI_Allreduce_init");
+  EXPECT_FAILS(MPI_Alltoall_init(a, 1, uncommitted, b, 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_TYPE, "MPI_Alltoall_init");
+#ifdef STRATA /* MPICH 4.0.2 crashes on NULL sendcounts */
+  EXPECT_FAILS(MPI_Alltoallv_init(a, NULL, displs, MPI_INT, b, counts, displs, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                  &req),
+               MPI_ERR_ARG, "MPI_Alltoallv_init");
+#endif
+  EXPECT_FAILS(MPI_Barrier_init(MPI_COMM_NULL, MPI_INFO_NULL, &req), MPI_ERR_COMM, "MPI_Barrier_init");
+  EXPECT_FAILS2(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, NULL), MPI_ERR_ARG, MPI_ERR_REQUEST,
+                "MPI_Barrier_init");
+  CHECK(req == MPI_REQUEST_NULL);
+#ifdef STRATA /* MPICH 4.0.2 crashes on an info handle that is not one */
+  EXPECT_FAILS(MPI_Barrier_init(MPI_COMM_WORLD, (MPI_Info)12345, &req), MPI_ERR_INFO, "MPI_Barrier_init");
+  MPI_Info info;
+  CHECK_MPI(MPI_Info_create(&info));
+  CHECK_MPI(MPI_Info_set(info, "strata_coll_bcast", "no_such_algorithm"));
+  EXPECT_FAILS(MPI_Bcast_init(a, 1, MPI_INT, 0, MPI_COMM_WORLD, info, &req), MPI_ERR_ARG, "binomial");
+  CHECK_MPI(MPI_Info_free(&info));
+  CHECK(req == MPI_REQUEST_NULL);
+  char name[MPI_MAX_OBJECT_NAME];
+  int len = 0;
+  CHECK_MPI(MPI_Irecv(a, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &req));
+  EXPECT_FAILS(MPIX_Request_get_algorithm(req, name, &len), MPI_ERR_REQUEST, "MPIX_Request_get_algorithm");
+  CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  EXPECT_FAILS(MPIX_Request_get_algorithm(MPI_REQUEST_NULL, name, &len), MPI_ERR_REQUEST,
+               "MPIX_Request_get_algorithm");
+#endif
+}
+
 int main(int argc, char **argv) {
   test_init_returning(&argc, &argv, &rank, &size);
   a = test_malloc(sizeof(int) * 4 * (size_t)size);
@@ -294,6 +339,7 @@ int main(int argc, char **argv) {
   null_buffers();
   null_requests_and_comms();
   active_requests();
+  persistent_inits();
 
   CHECK_MPI(MPI_Op_free(&user_op));
   CHECK_MPI(MPI_Type_free(&uncommitted));
