@@ -361,18 +361,8 @@ static void check_context(const struct truth *t, int i) {
 #endif
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   struct truth t;
-  char err[256];
-  if (truth_init(&t, argc, argv, err, sizeof err) != 0) {
-    if (rank == 0) fprintf(stderr, "hw_guided: %s\n", err);
-    truth_free(&t);
-    MPI_Finalize();
-    return 2;
-  }
+  if (truth_start("hw_guided", &argc, &argv, &t) != 0) return 2;
 #ifdef MPI_COMM_TYPE_HW_GUIDED
   for (int i = 0; i < CONTEXT_COUNT; ++i) {
     check_context(&t, i);
@@ -382,9 +372,8 @@ int main(int argc, char **argv) {
   static const char *const kProperties[] = {"GUIDED-PARTITION",  "GUIDED-INSTANCE",    "GUIDED-NULL-SPANNING",
                                             "GUIDED-KEY-ORDER",  "GUIDED-NULL-INFO",   "GUIDED-NULL-KEY",
                                             "GUIDED-NULL-VALUE", "GUIDED-NULL-ABSENT", "GUIDED-SHARED-MEMORY"};
-  for (size_t p = 0; p < sizeof kProperties / sizeof kProperties[0]; ++p)
-    report_add(kProperties[p], "WORLD/all", OUTCOME_NA, "library lacks MPI_COMM_TYPE_HW_GUIDED (MPI-4.0)");
-  report_flush();
+  report_all_na(kProperties, sizeof kProperties / sizeof kProperties[0],
+                "library lacks MPI_COMM_TYPE_HW_GUIDED (MPI-4.0)");
 #endif
   truth_free(&t);
   MPI_Finalize();

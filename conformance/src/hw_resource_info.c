@@ -164,18 +164,10 @@ static void check_accepted(const struct truth *t, int me, const struct keys *min
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  struct truth t;
+  if (truth_start("hw_resource_info", &argc, &argv, &t) != 0) return 2;
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  struct truth t;
-  char err[256];
-  if (truth_init(&t, argc, argv, err, sizeof err) != 0) {
-    if (rank == 0) fprintf(stderr, "hw_resource_info: %s\n", err);
-    truth_free(&t);
-    MPI_Finalize();
-    return 2;
-  }
   MPI_Info info = MPI_INFO_NULL;
   struct keys *k = calloc(1, sizeof *k);
   const int rc = MPI_Get_hw_resource_info(&info);

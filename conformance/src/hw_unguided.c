@@ -407,18 +407,8 @@ static void walk(const struct truth *t, int i) {
 #endif
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   struct truth t;
-  char err[256];
-  if (truth_init(&t, argc, argv, err, sizeof err) != 0) {
-    if (rank == 0) fprintf(stderr, "hw_unguided: %s\n", err);
-    truth_free(&t);
-    MPI_Finalize();
-    return 2;
-  }
+  if (truth_start("hw_unguided", &argc, &argv, &t) != 0) return 2;
 #ifdef MPI_COMM_TYPE_HW_UNGUIDED
   for (int i = 0; i < CONTEXT_COUNT; ++i) {
     walk(&t, i);
@@ -428,9 +418,8 @@ int main(int argc, char **argv) {
   static const char *const kProperties[] = {"UNGUIDED-STRICT-SUBSET",  "UNGUIDED-INSTANCE",    "UNGUIDED-MINIMAL",
                                             "UNGUIDED-NESTING",        "UNGUIDED-TERMINATION", "UNGUIDED-INFO-PRESENT",
                                             "UNGUIDED-INFO-IDENTICAL", "UNGUIDED-INFO-GUIDED", "UNGUIDED-KEY-ORDER"};
-  for (size_t p = 0; p < sizeof kProperties / sizeof kProperties[0]; ++p)
-    report_add(kProperties[p], "WORLD/all", OUTCOME_NA, "library lacks MPI_COMM_TYPE_HW_UNGUIDED (MPI-4.0)");
-  report_flush();
+  report_all_na(kProperties, sizeof kProperties / sizeof kProperties[0],
+                "library lacks MPI_COMM_TYPE_HW_UNGUIDED (MPI-4.0)");
 #endif
   truth_free(&t);
   MPI_Finalize();

@@ -178,3 +178,8 @@ const char *context_make(int i, MPI_Comm *comm) {
 void context_free(MPI_Comm *comm) {
   if (*comm != MPI_COMM_NULL) MPI_Comm_free(comm);
 }
+
+void report_all_na(const char *const *properties, size_t count, const char *reason) {
+  for (size_t p = 0; p < count; ++p) report_add(properties[p], "WORLD/all", OUTCOME_NA, "%s", reason);
+  report_flush();
+}

@@ -20,6 +20,9 @@ void report_add(const char *property, const char *context, enum outcome o, const
 /* Collective on MPI_COMM_WORLD: combines what every rank recorded since the last flush and prints it on rank 0. */
 void report_flush(void);
 
+/* For a library that lacks what a program checks: every listed property na in context WORLD/all, flushed. */
+void report_all_na(const char *const *properties, size_t count, const char *reason);
+
 /* "MPI_ERR_ARG: invalid argument..." for an MPI return code. */
 void report_mpi_error(int rc, char *buf, size_t len);
 

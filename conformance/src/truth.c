@@ -263,3 +263,16 @@ void truth_describe(const struct truth *t, int r, int level, char *buf, size_t l
   else
     snprintf(buf, len, "%s %d on node %d", level_name(level), rt->instance[level], rt->node);
 }
+
+int truth_start(const char *program, int *argc, char ***argv, struct truth *t) {
+  MPI_Init(argc, argv);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  char err[256];
+  if (truth_init(t, *argc, *argv, err, sizeof err) == 0) return 0;
+  if (rank == 0) fprintf(stderr, "%s: %s\n", program, err);
+  truth_free(t);
+  MPI_Finalize();
+  return 2;
+}

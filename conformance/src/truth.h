@@ -44,6 +44,10 @@ struct truth {
 /* Collective on MPI_COMM_WORLD (call after MPI_Init). Returns 0, or -1 with a message in err (the same verdict on
  * every process). */
 int truth_init(struct truth *t, int argc, char **argv, char *err, size_t errlen);
+
+/* What every program does first: MPI_Init, MPI_ERRORS_RETURN on MPI_COMM_WORLD, then truth_init. On a bad command
+ * line rank 0 prints "<program>: <why>", MPI is finalised and the exit status (2) is returned; 0 when all is well. */
+int truth_start(const char *program, int *argc, char ***argv, struct truth *t);
 void truth_free(struct truth *t);
 
 const char *level_name(int level); /* "Machine", "Package", ..., "PU" */
