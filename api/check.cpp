@@ -14,8 +14,9 @@ std::string describe_comm(MPI_Comm handle) {
 }
 
 Check::Check(const char* call, MPI_Comm comm) : call_(call), comm_(comm) {
-  if (runtime::state().phase == runtime::Phase::Before) fail(MPI_ERR_OTHER, "called before MPI_Init");
-  if (runtime::state().phase == runtime::Phase::After) fail(MPI_ERR_OTHER, "called after MPI_Finalize");
+  const runtime::Phase phase = runtime::state().phase;
+  if (phase == runtime::Phase::Before) fail(MPI_ERR_OTHER, "called before MPI_Init");
+  if (phase == runtime::Phase::After) fail(MPI_ERR_OTHER, "called after MPI_Finalize");
 }
 
 Check& Check::fail(int error_class, const std::string& message) {

@@ -98,6 +98,26 @@ void track(std::shared_ptr<coll::Collective> collective, ApiRequest* r) {
   pending().push_back({std::move(collective), r});
 }
 
+// The algorithm forced for `op`: the call's own info (a persistent init's), else the communicator's hints; "" when
+// none is (automatic choice).
+const std::string& forced_algorithm(const comm::Communicator& c, coll::Operation op, const runtime::Info* info) {
+  static const std::string automatic;
+  const std::string& key = coll::info_key(op);
+  const std::string* forced = info ? info->get(key) : nullptr;
+  if (forced == nullptr) forced = c.hints.get(key);
+  return forced ? *forced : automatic;
+}
+
+// The request handed out for a nonblocking or persistent collective: it keeps what it runs.
+ApiRequest* collective_request(MPI_Comm handle, std::shared_ptr<coll::Collective> run) {
+  auto* r = new ApiRequest;
+  r->kind = transport::RequestKind::Recv;
+  r->collective = true;
+  r->comm = handle;
+  r->collective_run = std::move(run);
+  return r;
+}
+
 }  // namespace
 
 int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
@@ -105,11 +125,9 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
   if (!check.ok()) return check.raise();
   args.rank = c.rank;
   args.size = c.size;
-  static const std::string automatic;
-  const std::string* forced = c.hints.get(coll::info_key(op));
   if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
   std::shared_ptr<coll::Collective> collective;
-  const Status s = c.collectives->get(op, args, c, forced ? *forced : automatic, key, collective);
+  const Status s = c.collectives->get(op, args, c, forced_algorithm(c, op, nullptr), key, collective);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
   return start(check, handle, c, std::move(collective), request);
 }
@@ -122,12 +140,8 @@ int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<
     if (collective->error() != 0) return check.fail(collective->error(), collective->message()).raise();
     return MPI_SUCCESS;
   }
-  auto* r = new ApiRequest;
-  r->kind = transport::RequestKind::Recv;
-  r->collective = true;
-  r->comm = handle;
+  ApiRequest* r = collective_request(handle, collective);
   r->active = true;
-  r->collective_run = collective;
   *request = requests().add(r);
   track(std::move(collective), r);
   return MPI_SUCCESS;
@@ -137,20 +151,13 @@ int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::
                     const runtime::Info* info, MPI_Request* request) {
   args.rank = c.rank;
   args.size = c.size;
-  const std::string& key = coll::info_key(op);
-  const std::string* forced = info ? info->get(key) : nullptr;
-  if (forced == nullptr) forced = c.hints.get(key);
   std::unique_ptr<coll::Collective> made;
-  const coll::Channel channel{c.collective_context(), c.rank, c.world_ranks};
-  const Status s = coll::Collective::create(op, std::move(args), channel, forced ? *forced : std::string(), made);
+  const Status s =
+      coll::Collective::create(op, std::move(args), coll::channel_of(c), forced_algorithm(c, op, info), made);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
-  auto* r = new ApiRequest;
-  r->kind = transport::RequestKind::Recv;
-  r->collective = true;
+  ApiRequest* r = collective_request(handle, std::move(made));
   r->persistent = true;
   r->complete = true;  // inactive until started
-  r->comm = handle;
-  r->collective_run = std::move(made);
   r->collective_tag_base = coll::persistent_tag_base(c.persistent_collectives++);
   *request = requests().add(r);
   return MPI_SUCCESS;
@@ -159,7 +166,6 @@ int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::
 void start_persistent(ApiRequest& r) {
   r.active = true;
   r.complete = false;
-  r.failure.clear();
   r.collective_run->start(r.collective_tag_base);
   track(r.collective_run, &r);
 }

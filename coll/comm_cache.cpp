@@ -27,8 +27,7 @@ Status CommCache::get(Operation op, const Args& args, const comm::Communicator& 
     return Status::success();
   }
   std::unique_ptr<Collective> made;
-  const Channel channel{c.collective_context(), c.rank, c.world_ranks};
-  if (Status s = Collective::create(op, args, channel, forced, made); !s.ok()) return s;
+  if (Status s = Collective::create(op, args, channel_of(c), forced, made); !s.ok()) return s;
   out = std::move(made);
   if (out->scratch_bytes() <= kMaxKeptScratch) {
     last = out;

@@ -24,6 +24,9 @@ namespace strata::coll {
 using CallKey = std::array<std::uintptr_t, 8>;
 inline constexpr CallKey kNoKey{};
 
+// The channel a collective on `c` runs over: its collective context, rank and world ranks.
+inline Channel channel_of(const comm::Communicator& c) { return {c.collective_context(), c.rank, c.world_ranks}; }
+
 class CommCache {
  public:
   // A collective for these arguments, not running: the cached one if it matches, else a new one, which replaces it
