@@ -16,7 +16,7 @@ const char* operation_name(Operation op) {
 // Every family's table, in one list.
 template <class Fn>
 static void for_each_algorithm(Fn&& fn) {
-  for (auto family : {rooted_algorithms, exchange_algorithms, reduction_algorithms})
+  for (auto family : {rooted_algorithms, exchange_algorithms, reduction_algorithms, hierarchical_algorithms})
     for (const Algorithm& a : family()) fn(a);
 }
 

@@ -25,10 +25,16 @@ struct Algorithm {
   bool (*applies)(const Args&);      // nullptr: any arguments (e.g. false for a non-commutative op it would reorder)
 };
 
+// The tags a schedule built for `a` may use.
+inline int tag_limit(const Args& a) { return a.tag_limit > 0 ? a.tag_limit : kTagsPerCollective; }
+
 // The families (algorithms/*.cpp).
 std::span<const Algorithm> rooted_algorithms();      // barrier, bcast, gather(v), scatter(v)
 std::span<const Algorithm> exchange_algorithms();    // allgather(v), alltoall(v, w)
 std::span<const Algorithm> reduction_algorithms();   // reduce, allreduce, reduce_scatter(_block), scan, exscan
+// Topology-aware: barrier, bcast, gather, scatter, allgather, reduce, allreduce over the communicator's hardware
+// hierarchy (Args::hierarchy); they apply only where the caller looked it up.
+std::span<const Algorithm> hierarchical_algorithms();
 
 // The algorithm of that name for the operation, or nullptr.
 const Algorithm* find_algorithm(Operation op, std::string_view name);

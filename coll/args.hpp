@@ -1,16 +1,22 @@
 // The arguments of one collective call as the algorithms see them: ranks in the communicator, buffers with
 // MPI_IN_PLACE already resolved into `in_place`, counts and displacements copied (a persistent collective keeps
 // them; the caller's arrays may be freed after the call).
+//
+// An algorithm may also run inside another (a level of a hierarchical one): its buffers may then be the enclosing
+// schedule's scratch, and it may get fewer tags than a whole collective.
 #pragma once
 #include <cstddef>
 #include <memory>
 #include <tuple>
 #include <vector>
 
+#include "coll/buf.hpp"
 #include "datatype/datatype.hpp"
 #include "datatype/op.hpp"
 
 namespace strata::coll {
+
+struct Hierarchy;
 
 struct Args {
   int rank = 0;
@@ -24,6 +30,8 @@ struct Args {
   std::size_t recvcount = 0;
   datatype::TypeRef recvtype;
   bool in_place = false;  // MPI_IN_PLACE was given (where the standard allows it); sendbuf is then unused
+  Buf::Area send_area = Buf::Area::kUser;  // kScratch: sendbuf is an offset into the schedule's scratch
+  Buf::Area recv_area = Buf::Area::kUser;
 
   // The v and w variants, in elements of the (per-peer) type; displacements in elements (v) or bytes (w).
   std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
@@ -35,13 +43,22 @@ struct Args {
 
   std::size_t segment_bytes = 0;  // pipelined algorithms: bytes per segment (0: the algorithm's default)
   int radix = 0;                  // k-nomial algorithms: k (0: the algorithm's default)
+  int tag_limit = 0;              // the tags the schedule may use (0: kTagsPerCollective)
+
+  // The communicator's hardware hierarchy as seen by this rank (hierarchy.hpp), for the topology-aware algorithms;
+  // null when the caller did not look it up. The same for every call on one communicator.
+  std::shared_ptr<const Hierarchy> hierarchy;
+
+  Buf send_buf() const { return {send_area, reinterpret_cast<std::uintptr_t>(sendbuf)}; }
+  Buf recv_buf() const { return {recv_area, reinterpret_cast<std::uintptr_t>(recvbuf)}; }
 
   // The same call: equal values, the same buffers, and the same type and operator objects (not equal ones).
   // Scalars first, so that a call with other buffers or counts is told apart before any vector is compared.
   friend bool operator==(const Args& x, const Args& y) {
     auto scalars = [](const Args& a) {
       return std::tie(a.rank, a.size, a.root, a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype,
-                      a.in_place, a.op, a.op_ref, a.type_handle, a.segment_bytes, a.radix);
+                      a.in_place, a.send_area, a.recv_area, a.op, a.op_ref, a.type_handle, a.segment_bytes, a.radix,
+                      a.tag_limit, a.hierarchy);
     };
     return scalars(x) == scalars(y) && x.sendcounts == y.sendcounts && x.sdispls == y.sdispls &&
            x.recvcounts == y.recvcounts && x.rdispls == y.rdispls && x.sendtypes == y.sendtypes &&

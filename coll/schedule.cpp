@@ -93,6 +93,23 @@ VertexId Schedule::append(const Schedule& part, std::span<const VertexId> after,
   return join(sinks);
 }
 
+VertexId Schedule::embed(VertexId first, std::span<const int> peers, int tag_offset, std::span<const VertexId> after) {
+  const auto end = static_cast<VertexId>(vertices_.size());
+  std::vector<VertexId> sinks;
+  for (VertexId id = first; id < end; ++id) {
+    Vertex& v = vertices_[id];
+    if (v.kind == Kind::kSend || v.kind == Kind::kRecv) {
+      v.peer = peers[static_cast<std::size_t>(v.peer)];
+      v.tag += tag_offset;
+      tags_ = std::max(tags_, v.tag + 1);
+    }
+    if (v.next.empty()) sinks.push_back(id);
+    if (v.deps == 0) wait_for(id, after);
+  }
+  if (first == end) return join(after);
+  return join(sinks);
+}
+
 Buf Schedule::scratch(std::size_t bytes) {
   const std::size_t at = (scratch_bytes_ + 63) / 64 * 64;
   scratch_bytes_ = at + bytes;

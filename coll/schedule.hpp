@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "coll/buf.hpp"
 #include "datatype/datatype.hpp"
 #include "datatype/op.hpp"
 #include "runtime/status.hpp"
@@ -23,16 +24,6 @@ namespace strata::coll {
 
 // The largest number of tags one schedule may use: each run gets a block of this many on its communicator.
 constexpr int kTagsPerCollective = 1 << 12;
-
-struct Buf {
-  enum class Area : uint8_t { kUser, kScratch };
-  Area area = Area::kUser;
-  std::uintptr_t at = 0;  // kUser: the address; kScratch: the offset into scratch
-
-  static Buf user(const void* p) { return {Area::kUser, reinterpret_cast<std::uintptr_t>(p)}; }
-  static Buf scratch(std::size_t offset) { return {Area::kScratch, offset}; }
-  Buf operator+(std::ptrdiff_t bytes) const { return {area, at + static_cast<std::uintptr_t>(bytes)}; }
-};
 
 // `count` elements of `type` at `buf`.
 struct Data {
@@ -80,6 +71,11 @@ class Schedule {
   // placed after this one's. Returns a vertex that completes when all of `part` has. The offset must be the same
   // on every rank (a rank's own tags() may be smaller than another's: a leaf of a tree uses fewer).
   VertexId append(const Schedule& part, std::span<const VertexId> after, int tag_offset);
+  // Makes the vertices from `first` on, which an algorithm has just built into this schedule for a subset of the
+  // ranks (a level of a hierarchical algorithm), a part of it: their peers p become peers[p], their tags move up by
+  // `tag_offset`, and those that waited for nothing now wait for `after`. Returns a vertex that completes when all
+  // of them have. Unlike append(), the part shares this schedule's scratch, so its buffers may be scratch here.
+  VertexId embed(VertexId first, std::span<const int> peers, int tag_offset, std::span<const VertexId> after);
   // The same with a brace list: s.send(d, peer, tag, {v1, v2}).
   VertexId send(const Data& what, int peer, int tag, std::initializer_list<VertexId> after) {
     return send(what, peer, tag, std::span<const VertexId>(after.begin(), after.size()));

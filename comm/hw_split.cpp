@@ -164,6 +164,7 @@ SplitPlan plan_split(const std::vector<SplitRecord>& records, int me, int condui
       plan.part = index;
       plan.members = members;
     }
+    plan.parts.push_back(members);
     ++index;
   }
   std::sort(plan.roots.begin(), plan.roots.end());

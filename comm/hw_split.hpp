@@ -68,6 +68,7 @@ struct SplitPlan {
   std::vector<int> members;
   int num_parts = 0, part = -1;   // how many parts, and mine in hardware order
   std::vector<int> roots;
+  std::vector<std::vector<int>> parts;  // every part's members (parent ranks, new-rank order), in hardware order
 };
 
 SplitPlan plan_split(const std::vector<SplitRecord>& records, int me, int conduit_world_rank,

@@ -63,11 +63,11 @@ struct Gathered {
 };
 
 Data whole_recvbuf(const Args& a) {
-  return {Buf::user(a.recvbuf), static_cast<std::size_t>(a.size) * a.recvcount, a.recvtype};
+  return {a.recv_buf(), static_cast<std::size_t>(a.size) * a.recvcount, a.recvtype};
 }
 
 Data contribution(const Args& a, const Data& own_block) {
-  return a.in_place ? own_block : Data{Buf::user(a.sendbuf), a.sendcount, a.sendtype};
+  return a.in_place ? own_block : Data{a.send_buf(), a.sendcount, a.sendtype};
 }
 
 Gathered allgather_blocks(const Args& a) {
@@ -82,7 +82,7 @@ Gathered allgatherv_blocks(const Args& a) {
   const std::ptrdiff_t extent = a.recvtype->extent();
   Gathered g;
   for (int j = 0; j < a.size; ++j)
-    g.block.push_back({Buf::user(a.recvbuf) + a.rdispls[j] * extent, static_cast<std::size_t>(a.recvcounts[j]),
+    g.block.push_back({a.recv_buf() + a.rdispls[j] * extent, static_cast<std::size_t>(a.recvcounts[j]),
                        a.recvtype});
   g.mine = contribution(a, g.block[a.rank]);
   return g;
@@ -185,7 +185,7 @@ Exchange alltoall_blocks(const Args& a, Schedule& s) {
   std::vector<Data> out, in;
   for (int j = 0; j < a.size; ++j) in.push_back(elements(all_in, j * a.recvcount, a.recvcount));
   if (a.in_place) return staged_exchange(a, in, in, s);
-  const Data all_out{Buf::user(a.sendbuf), static_cast<std::size_t>(a.size) * a.sendcount, a.sendtype};
+  const Data all_out{a.send_buf(), static_cast<std::size_t>(a.size) * a.sendcount, a.sendtype};
   for (int j = 0; j < a.size; ++j) out.push_back(elements(all_out, j * a.sendcount, a.sendcount));
   return staged_exchange(a, std::move(out), std::move(in), s);
 }
@@ -194,11 +194,11 @@ Exchange alltoall_blocks(const Args& a, Schedule& s) {
 Exchange alltoallv_blocks(const Args& a, Schedule& s) {
   std::vector<Data> out, in;
   for (int j = 0; j < a.size; ++j)
-    in.push_back({Buf::user(a.recvbuf) + a.rdispls[j] * a.recvtype->extent(),
+    in.push_back({a.recv_buf() + a.rdispls[j] * a.recvtype->extent(),
                   static_cast<std::size_t>(a.recvcounts[j]), a.recvtype});
   if (a.in_place) return staged_exchange(a, in, in, s);
   for (int j = 0; j < a.size; ++j)
-    out.push_back({Buf::user(a.sendbuf) + a.sdispls[j] * a.sendtype->extent(),
+    out.push_back({a.send_buf() + a.sdispls[j] * a.sendtype->extent(),
                    static_cast<std::size_t>(a.sendcounts[j]), a.sendtype});
   return staged_exchange(a, std::move(out), std::move(in), s);
 }
@@ -207,10 +207,10 @@ Exchange alltoallv_blocks(const Args& a, Schedule& s) {
 Exchange alltoallw_blocks(const Args& a, Schedule& s) {
   std::vector<Data> out, in;
   for (int j = 0; j < a.size; ++j)
-    in.push_back({Buf::user(a.recvbuf) + a.rdispls[j], static_cast<std::size_t>(a.recvcounts[j]), a.recvtypes[j]});
+    in.push_back({a.recv_buf() + a.rdispls[j], static_cast<std::size_t>(a.recvcounts[j]), a.recvtypes[j]});
   if (a.in_place) return staged_exchange(a, in, in, s);
   for (int j = 0; j < a.size; ++j)
-    out.push_back({Buf::user(a.sendbuf) + a.sdispls[j], static_cast<std::size_t>(a.sendcounts[j]), a.sendtypes[j]});
+    out.push_back({a.send_buf() + a.sdispls[j], static_cast<std::size_t>(a.sendcounts[j]), a.sendtypes[j]});
   return staged_exchange(a, std::move(out), std::move(in), s);
 }
 
@@ -260,7 +260,7 @@ void build_alltoall_bruck(const Args& a, Schedule& s) {
   const int p = a.size, r = a.rank;
   const std::size_t n = a.recvcount;
   const Data all_in = whole_recvbuf(a);
-  const Data source = a.in_place ? all_in : Data{Buf::user(a.sendbuf), p * a.sendcount, a.sendtype};
+  const Data source = a.in_place ? all_in : Data{a.send_buf(), p * a.sendcount, a.sendtype};
   const std::size_t per_source = a.in_place ? a.recvcount : a.sendcount;
   const auto blocks = [&](const Data& d, std::size_t per, int first, int count) {
     return elements(d, first * per, count * per);

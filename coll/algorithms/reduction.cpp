@@ -69,8 +69,8 @@ struct Ctx {
   int rank() const { return a.rank; }
   int size() const { return a.size; }
   // The input: sendbuf, or recvbuf with MPI_IN_PLACE.
-  Data input(std::size_t n) const { return {Buf::user(a.in_place ? a.recvbuf : a.sendbuf), n, type}; }
-  Data output(std::size_t n) const { return {Buf::user(a.recvbuf), n, type}; }
+  Data input(std::size_t n) const { return {a.in_place ? a.recv_buf() : a.send_buf(), n, type}; }
+  Data output(std::size_t n) const { return {a.recv_buf(), n, type}; }
   Data temp(std::size_t n) const { return s.temp(n, type); }
 
   VertexId send(const Data& d, int peer, int tag, std::initializer_list<VertexId> after) const {

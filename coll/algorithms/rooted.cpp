@@ -71,15 +71,14 @@ std::vector<Run> runs_by_rank(int first, int n, int root, int p) {
 
 // ---- Data helpers -------------------------------------------------------------------------------------------------
 
-Data user(const void* buf, std::size_t count, const datatype::TypeRef& type) { return {Buf::user(buf), count, type}; }
 bool empty(const Data& d) { return d.count == 0 || d.type->size == 0; }
-Data send_data(const Args& a) { return user(a.sendbuf, a.sendcount, a.sendtype); }
-Data recv_data(const Args& a) { return user(a.recvbuf, a.recvcount, a.recvtype); }  // bcast's buffer too
+Data send_data(const Args& a) { return {a.send_buf(), a.sendcount, a.sendtype}; }
+Data recv_data(const Args& a) { return {a.recv_buf(), a.recvcount, a.recvtype}; }  // bcast's buffer too
 
 // A zero-byte message: a barrier's only content is that it arrived.
 Data token() {
   static const char nothing = 0;
-  return user(&nothing, 0, datatype::predefined(datatype::kByte));
+  return {Buf::user(&nothing), 0, datatype::predefined(datatype::kByte)};
 }
 
 // ---- Barrier ------------------------------------------------------------------------------------------------------
@@ -162,8 +161,8 @@ void pipeline_on(const Args& a, Schedule& s, const Data& all, VertexId start) {
   const std::size_t bytes = a.segment_bytes > 0 ? a.segment_bytes : 64 * 1024;
   // Bytes per segment (bcast_bytes hands over the packed bytes); a huge buffer gets larger segments rather than more
   // segments than there are tags (reusing one while its first message may be in flight could mismatch them).
-  const std::size_t per_segment =
-      std::max({std::size_t{1}, bytes / all.type->size, (all.count + kTagsPerCollective - 1) / kTagsPerCollective});
+  const std::size_t tags = static_cast<std::size_t>(tag_limit(a));
+  const std::size_t per_segment = std::max({std::size_t{1}, bytes / all.type->size, (all.count + tags - 1) / tags});
   int segment = 0;  // the tag: the receiver posts every segment's receive at once
   for (std::size_t first = 0; first < all.count; first += per_segment, ++segment) {
     const Data part = elements(all, first, std::min(per_segment, all.count - first));
@@ -235,19 +234,19 @@ void bcast_scatter_allgather(const Args& a, Schedule& s) { bcast_bytes<scatter_a
 
 // Where the root's blocks lie: ranks [first, first + n) at first * count in a Gather's recvbuf or a Scatter's
 // sendbuf, or one rank's block at its displacement in the v variants.
-Data at(const void* buf, const datatype::TypeRef& type, std::ptrdiff_t displacement, std::size_t count) {
-  return {Buf::user(buf) + displacement * type->extent(), count, type};
+Data at(const Buf& buf, const datatype::TypeRef& type, std::ptrdiff_t displacement, std::size_t count) {
+  return {buf + displacement * type->extent(), count, type};
 }
 Data gather_blocks(const Args& a, int first, int n) {
-  return at(a.recvbuf, a.recvtype, static_cast<std::ptrdiff_t>(first * a.recvcount), n * a.recvcount);
+  return at(a.recv_buf(), a.recvtype, static_cast<std::ptrdiff_t>(first * a.recvcount), n * a.recvcount);
 }
 Data scatter_blocks(const Args& a, int first, int n) {
-  return at(a.sendbuf, a.sendtype, static_cast<std::ptrdiff_t>(first * a.sendcount), n * a.sendcount);
+  return at(a.send_buf(), a.sendtype, static_cast<std::ptrdiff_t>(first * a.sendcount), n * a.sendcount);
 }
 Data gather_block(const Args& a, int r) { return gather_blocks(a, r, 1); }
 Data scatter_block(const Args& a, int r) { return scatter_blocks(a, r, 1); }
-Data gatherv_block(const Args& a, int r) { return at(a.recvbuf, a.recvtype, a.rdispls[r], a.recvcounts[r]); }
-Data scatterv_block(const Args& a, int r) { return at(a.sendbuf, a.sendtype, a.sdispls[r], a.sendcounts[r]); }
+Data gatherv_block(const Args& a, int r) { return at(a.recv_buf(), a.recvtype, a.rdispls[r], a.recvcounts[r]); }
+Data scatterv_block(const Args& a, int r) { return at(a.send_buf(), a.sendtype, a.sdispls[r], a.sendcounts[r]); }
 
 // Rank r's block goes straight to or from the root; the root's own block is copied unless it is in place.
 template <class Block>
@@ -361,7 +360,7 @@ void scatter_binomial(const Args& a, Schedule& s) {
 }
 
 // The ring's p - 1 steps each need their own tag.
-bool ring_tags_fit(const Args& a) { return a.size <= kTagsPerCollective; }
+bool ring_tags_fit(const Args& a) { return a.size <= tag_limit(a); }
 
 constexpr Algorithm kAlgorithms[] = {
     {Operation::kBarrier, "linear", barrier_linear, nullptr},

@@ -24,6 +24,7 @@
 #include "datatype/construct.hpp"
 #include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
+#include "sim_hierarchy.hpp"
 #include "sim_network.hpp"
 
 using namespace strata;
@@ -351,9 +352,13 @@ struct Scenario {
   }
   bool gather() const { return op == Operation::kAllgather || op == Operation::kAllgatherv; }
   int size() const { return static_cast<int>(ranks.size()); }
+  const sim::Layout* layout = nullptr;  // the hierarchical algorithms: where the ranks run
+
   Args args(int r) {
-    return gather() ? gather_args(ranks[r], r, size(), variant(), in_place)
-                    : exchange_args(ranks[r], r, size(), variant(), in_place);
+    Args a = gather() ? gather_args(ranks[r], r, size(), variant(), in_place)
+                      : exchange_args(ranks[r], r, size(), variant(), in_place);
+    if (layout) a.hierarchy = sim::hierarchy(*layout, r);
+    return a;
   }
 };
 
@@ -540,6 +545,21 @@ TEST(ExchangeAllgather, Linear) { sweep(Operation::kAllgather, "linear"); }
 TEST(ExchangeAllgather, Ring) { sweep(Operation::kAllgather, "ring"); }
 TEST(ExchangeAllgather, RecursiveDoubling) { sweep(Operation::kAllgather, "recursive_doubling"); }
 TEST(ExchangeAllgather, Bruck) { sweep(Operation::kAllgather, "bruck"); }
+TEST(ExchangeAllgather, Hierarchical) {
+  const Algorithm& alg = algorithm(Operation::kAllgather, "hierarchical");
+  for (int p = 1; p <= 17; ++p)
+    for (const sim::Layout& layout : sim::layouts(p))
+      for (std::size_t count : {0, 1, 7, 300})
+        for (const TypePair& types : type_pairs())
+          for (bool in_place : {false, true}) {
+            if (in_place && types.send != types.recv) continue;
+            Scenario sc = make_scenario(Operation::kAllgather, p, count, types, in_place);
+            sc.layout = &layout;
+            const std::string failure = run_and_compare(alg, sc);
+            ASSERT_EQ(failure, "") << "p " << p << ", " << layout.name << ", count " << count << ", "
+                                   << types.name() << (in_place ? ", in place" : "");
+          }
+}
 TEST(ExchangeAllgatherv, Linear) { sweep(Operation::kAllgatherv, "linear"); }
 TEST(ExchangeAllgatherv, Ring) { sweep(Operation::kAllgatherv, "ring"); }
 TEST(ExchangeAlltoall, Linear) { sweep(Operation::kAlltoall, "linear"); }

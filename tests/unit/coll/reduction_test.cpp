@@ -23,6 +23,7 @@
 #include "datatype/construct.hpp"
 #include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
+#include "sim_hierarchy.hpp"
 #include "sim_network.hpp"
 
 using namespace strata;
@@ -286,12 +287,14 @@ struct Trial {
   std::size_t count;
   int root;
   bool in_place;
+  const sim::Layout* layout = nullptr;  // the hierarchical algorithms: where the ranks run
 };
 
 std::string describe(const Trial& trial) {
   std::ostringstream out;
   out << operation_name(trial.algo.operation) << " " << trial.algo.name << ", " << trial.k.name << ", p=" << trial.p
-      << ", count=" << trial.count << ", root=" << trial.root << (trial.in_place ? ", in place" : "");
+      << ", count=" << trial.count << ", root=" << trial.root << (trial.in_place ? ", in place" : "")
+      << (trial.layout ? ", " + trial.layout->name : "");
   return out.str();
 }
 
@@ -334,6 +337,7 @@ World set_up(const Trial& trial) {
     a.op = &trial.k.op;
     a.type_handle = trial.k.handle;
     a.segment_bytes = 16;  // segmented_ring: many chunks even at 300 elements, more than its window of 4
+    if (trial.layout) a.hierarchy = sim::hierarchy(*trial.layout, r);
   }
   return w;
 }
@@ -386,7 +390,9 @@ std::string check(const Trial& trial) {
       !strict.empty())
     return "strict network: " + strict;
   // Few tags, whatever p and count: each run takes a block of them (the segmented ring: a ring's per chunk in flight).
-  if (most_tags > (std::string(trial.algo.name) == "segmented_ring" ? 32 : 8))
+  // The hierarchical ones: a half of the block for the way down.
+  const std::string name = trial.algo.name;
+  if (most_tags > (name == "segmented_ring" ? 32 : name == "hierarchical" ? kTagsPerCollective : 8))
     return std::to_string(most_tags) + " tags";
   for (int r = 0; r < trial.p; ++r)
     if (w.send[r] != input(trial.k, r, w.total)) return "rank " + std::to_string(r) + "'s send buffer changed";
@@ -396,13 +402,22 @@ std::string check(const Trial& trial) {
 bool applies(const Algorithm& algo, const Case& k) {
   Args a;
   a.op = &k.op;
+  a.hierarchy = std::make_shared<const Hierarchy>();  // the sweep gives the topology-aware algorithms one
   return algo.applies == nullptr || algo.applies(a);
 }
 
 std::vector<const Algorithm*> all_algorithms() {
   std::vector<const Algorithm*> out;
   for (const Algorithm& a : reduction_algorithms()) out.push_back(&a);
+  for (const Algorithm& a : hierarchical_algorithms())
+    if (a.operation == Operation::kReduce || a.operation == Operation::kAllreduce) out.push_back(&a);
   return out;
+}
+
+// The layouts a trial runs on: the simulated ones for a hierarchical algorithm, else none.
+std::vector<sim::Layout> layouts_for(const Algorithm& algo, int p) {
+  if (std::string(algo.name) == "hierarchical") return sim::layouts(p);
+  return {sim::Layout{}};
 }
 
 // ---- The sweep ----------------------------------------------------------------------------------------------------
@@ -418,10 +433,12 @@ TEST_P(ReductionSweep, MatchesTheRankOrderedReference) {
       std::vector<int> roots{0};
       if (algo.operation == Operation::kReduce) roots = {0, p / 2, p - 1};
       roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+      const std::vector<sim::Layout> layouts = layouts_for(algo, p);
+      for (const sim::Layout& layout : layouts)
       for (std::size_t count : {0, 1, 7, 300})
         for (int root : roots)
           for (bool in_place : {false, true}) {
-            const Trial trial{algo, k, p, count, root, in_place};
+            const Trial trial{algo, k, p, count, root, in_place, layout.node.empty() ? nullptr : &layout};
             const std::string failure = check(trial);
             if (failure.empty()) continue;
             ADD_FAILURE() << describe(trial) << ": " << failure;
@@ -442,7 +459,8 @@ TEST(ReductionPersistent, SchedulesRunTwice) {
   for (const Algorithm* algo : all_algorithms()) {
     if (!applies(*algo, k)) continue;
     for (int p : {5, 8}) {
-      const Trial trial{*algo, k, p, 7, p - 1, false};
+      const std::vector<sim::Layout> layouts = layouts_for(*algo, p);
+      const Trial trial{*algo, k, p, 7, p - 1, false, layouts.back().node.empty() ? nullptr : &layouts.back()};
       World w = set_up(trial);
       std::vector<Schedule> schedules(p);
       std::vector<std::unique_ptr<Execution>> runs;
@@ -491,9 +509,9 @@ TEST(ReductionRegistry, RingsAndPairwiseRefuseNonCommutativeOperators) {
 }
 
 TEST(ReductionRegistry, NamesPerOperation) {
-  EXPECT_EQ(algorithm_names(Operation::kReduce), "linear, binomial, reduce_scatter_gather");
+  EXPECT_EQ(algorithm_names(Operation::kReduce), "linear, binomial, reduce_scatter_gather, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kAllreduce),
-            "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring");
+            "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatter), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatterBlock), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kScan), "linear, recursive_doubling");

@@ -20,6 +20,7 @@
 #include "coll/execution.hpp"
 #include "datatype/construct.hpp"
 #include "datatype/predefined.hpp"
+#include "sim_hierarchy.hpp"
 #include "sim_network.hpp"
 
 using namespace strata;
@@ -238,38 +239,47 @@ using MakeWorld = World (*)(const Args&, const Types&, std::size_t);
 
 // Every algorithm registered for `op`, every p in 1..17, roots 0, p/2, p - 1, every count and type pair, with and
 // without MPI_IN_PLACE when `in_place` allows; stops at the first failure.
+// The hierarchical algorithms run on each of the simulated layouts (sim_hierarchy.hpp).
 void sweep(Operation op, MakeWorld make, bool in_place, bool one_type_only) {
   int algorithms = 0;
-  for (const Algorithm& algorithm : rooted_algorithms()) {
-    if (algorithm.operation != op) continue;
+  std::vector<const Algorithm*> all;
+  for (const Algorithm& algorithm : rooted_algorithms()) all.push_back(&algorithm);
+  for (const Algorithm& algorithm : hierarchical_algorithms()) all.push_back(&algorithm);
+  for (const Algorithm* algorithm : all) {
+    if (algorithm->operation != op) continue;
     ++algorithms;
-    const bool knomial = std::string_view(algorithm.name) == "knomial";
+    const bool knomial = std::string_view(algorithm->name) == "knomial";
+    const bool topology = std::string_view(algorithm->name) == "hierarchical";
     const std::vector<int> radixes = knomial ? std::vector{0, 3, 100} : std::vector{0};  // 0: the default, 4
     for (int radix : radixes)
       for (int p = 1; p <= 17; ++p)
-        for (int root : std::set<int>{0, p / 2, p - 1})
-          for (std::size_t count : {0, 1, 7, 1000})
-            for (const Types& types : type_pairs()) {
-              if (one_type_only && types.ratio != 1) continue;
-              for (bool place : in_place ? std::vector{false, true} : std::vector{false}) {
-                Args base;
-                base.size = p, base.root = root, base.in_place = place, base.segment_bytes = 256, base.radix = radix;
-                World w = make(base, types, count);
-                ASSERT_TRUE(run(algorithm, w))
-                    << operation_name(op) << " " << algorithm.name << " radix " << radix << ", p " << p << ", root "
-                    << root << ", count " << count << ", " << types.name << (place ? ", in place" : "");
+        for (const sim::Layout& layout : topology ? sim::layouts(p) : std::vector<sim::Layout>{{"", {}, {}}})
+          for (int root : std::set<int>{0, p / 2, p - 1})
+            for (std::size_t count : {0, 1, 7, 1000})
+              for (const Types& types : type_pairs()) {
+                if (one_type_only && types.ratio != 1) continue;
+                for (bool place : in_place ? std::vector{false, true} : std::vector{false}) {
+                  Args base;
+                  base.size = p, base.root = root, base.in_place = place, base.segment_bytes = 256, base.radix = radix;
+                  World w = make(base, types, count);
+                  if (topology)
+                    for (int r = 0; r < p; ++r) w.args[r].hierarchy = sim::hierarchy(layout, r);
+                  ASSERT_TRUE(run(*algorithm, w))
+                      << operation_name(op) << " " << algorithm->name << " radix " << radix << ", p " << p << ", "
+                      << layout.name << ", root " << root << ", count " << count << ", " << types.name
+                      << (place ? ", in place" : "");
+                }
               }
-            }
   }
   EXPECT_GT(algorithms, 0) << operation_name(op);
 }
 
 TEST(RootedRegistry, ListsEveryAlgorithm) {
-  EXPECT_EQ(algorithm_names(Operation::kBarrier), "linear, dissemination, recursive_doubling");
-  EXPECT_EQ(algorithm_names(Operation::kBcast), "linear, binomial, knomial, pipeline, scatter_allgather");
-  EXPECT_EQ(algorithm_names(Operation::kGather), "linear, binomial");
+  EXPECT_EQ(algorithm_names(Operation::kBarrier), "linear, dissemination, recursive_doubling, hierarchical");
+  EXPECT_EQ(algorithm_names(Operation::kBcast), "linear, binomial, knomial, pipeline, scatter_allgather, hierarchical");
+  EXPECT_EQ(algorithm_names(Operation::kGather), "linear, binomial, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kGatherv), "linear");
-  EXPECT_EQ(algorithm_names(Operation::kScatter), "linear, binomial");
+  EXPECT_EQ(algorithm_names(Operation::kScatter), "linear, binomial, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kScatterv), "linear");
 }
 
@@ -304,12 +314,17 @@ void drain(sim::SimNetwork& net, std::vector<std::unique_ptr<Execution>>& runs, 
 }
 
 TEST(RootedBarrier, NobodyLeavesBeforeTheLastArrives) {
-  for (const Algorithm& algorithm : rooted_algorithms()) {
-    if (algorithm.operation != Operation::kBarrier) continue;
+  std::vector<const Algorithm*> all;
+  for (const Algorithm& algorithm : rooted_algorithms()) all.push_back(&algorithm);
+  all.push_back(find_algorithm(Operation::kBarrier, "hierarchical"));
+  for (const Algorithm* algorithm : all) {
+    if (algorithm->operation != Operation::kBarrier) continue;
+    const bool topology = std::string_view(algorithm->name) == "hierarchical";
     for (int p = 1; p <= 17; ++p)
+      for (const sim::Layout& layout : topology ? sim::layouts(p) : std::vector<sim::Layout>{{"", {}, {}}})
       for (int late = 0; late < p; ++late) {
-        const std::string what = std::string(algorithm.name) + ", p " + std::to_string(p) + ", late rank " +
-                                 std::to_string(late);
+        const std::string what = std::string(algorithm->name) + ", p " + std::to_string(p) + " " + layout.name +
+                                 ", late rank " + std::to_string(late);
         sim::SimNetwork net(p);
         std::vector<Schedule> schedules(p);
         std::vector<std::unique_ptr<Execution>> runs;
@@ -317,7 +332,8 @@ TEST(RootedBarrier, NobodyLeavesBeforeTheLastArrives) {
         for (int r = 0; r < p; ++r) {
           Args a;
           a.rank = r, a.size = p;
-          algorithm.build(a, schedules[r]);
+          if (topology) a.hierarchy = sim::hierarchy(layout, r);
+          algorithm->build(a, schedules[r]);
           ASSERT_EQ(tag_clash(schedules[r]), "") << what << ", rank " << r;
           runs.push_back(std::make_unique<Execution>(schedules[r], net.port(r)));
         }

@@ -1,0 +1,357 @@
+// The hierarchical family: a collective as one flat collective per level of the communicator's hardware hierarchy
+// (hierarchy.hpp), among the leaders of the parts of the group holding this rank (persistent-collectives paper,
+// sections 8-9; hierarchical-model paper, section 6). Each level runs the flat algorithm the rule table picks for
+// its own size and message (selection.hpp), built straight into the schedule and addressed to the leaders' ranks
+// (Schedule::embed), so one schedule holds the whole collective and is built once like any other.
+//
+//   bcast      down the levels from the root, which leads every group holding it (no extra message)
+//   reduce     up the levels to the root; each leader combines its part's partial results
+//   allreduce  up to the first level's leaders, a flat allreduce among them, then down
+//   barrier    a flat barrier up every level, then a one-byte bcast down
+//   gather     up the levels: each leader gathers its part's blocks in rank order; the root puts them in place
+//   scatter    the reverse of gather
+//   allgather  gather up to the first level's leaders, a flat allgatherv among them, then a bcast down
+//
+// Rank order. A group's blocks travel in the ascending order of its ranks, so each level's layout is known to every
+// member from the hierarchy alone: no rank lists travel at run time. A non-commutative operator needs every partial
+// result to cover a contiguous run of ranks: where a group's parts are not contiguous runs (shuffled ranks), that
+// group is reduced flat, in rank order, instead of being cut further.
+//
+// Tags. Two ranks exchange messages at one level only (they lead different parts of exactly one group), except in
+// allreduce, allgather and barrier, whose way down meets the way up again: the way down takes the upper half of the
+// collective's tags, each level's flat algorithm the half it is in.
+#include <algorithm>
+#include <vector>
+
+#include "coll/algorithms.hpp"
+#include "coll/hierarchy.hpp"
+#include "coll/selection.hpp"
+#include "datatype/predefined.hpp"
+
+namespace strata::coll {
+namespace {
+
+constexpr int kHalf = kTagsPerCollective / 2;
+constexpr int kUp = 0;        // tag offset of the way up (and of the first level)
+constexpr int kDown = kHalf;  // tag offset of the way down
+
+const datatype::TypeRef& bytes_type() {
+  static const datatype::TypeRef byte = datatype::predefined(datatype::kByte);
+  return byte;
+}
+
+// One level as an algorithm runs it: the parts of the group holding this rank, their leaders in the same order,
+// and which leader is this rank and which the group's own.
+struct Step {
+  std::vector<std::vector<int>> parts;
+  std::vector<int> leaders;
+  const std::vector<int>* members = nullptr;  // the group, ascending
+  int me = -1;  // my index among the leaders, -1 when I do not lead a part
+  int top = 0;  // the index of the group's leader
+};
+
+bool contiguous(const std::vector<int>& part) { return part.back() - part.front() + 1 == static_cast<int>(part.size()); }
+
+// The levels for a collective rooted at `root` (0 for the unrooted ones). `in_order`: every partial result must
+// cover a contiguous run of ranks, and the leaders combine them in rank order (a non-commutative operator).
+std::vector<Step> steps(const Hierarchy& h, int me, int root, bool in_order) {
+  std::vector<Step> out;
+  for (const Hierarchy::Level& level : h.levels) {
+    Step& st = out.emplace_back();
+    st.members = &level.members;
+    st.parts = level.parts;
+    const bool cut = !in_order || std::all_of(st.parts.begin(), st.parts.end(), contiguous);
+    if (!cut) {  // reduced flat, in rank order, and not cut further
+      st.parts.clear();
+      for (int r : level.members) st.parts.push_back({r});
+    }
+    if (in_order) std::sort(st.parts.begin(), st.parts.end());
+    const int group_leader = leader(level.members, root);
+    for (const std::vector<int>& part : st.parts) {
+      const int l = leader(part, root);
+      if (l == me) st.me = static_cast<int>(st.leaders.size());
+      if (l == group_leader) st.top = static_cast<int>(st.leaders.size());
+      st.leaders.push_back(l);
+    }
+    if (!cut) break;
+  }
+  return out;
+}
+
+// The flat algorithm for `op` among the step's leaders, with `sub`'s buffers, after `after`. Returns its end.
+VertexId level(Operation op, Args sub, const Step& st, int tag_offset, Schedule& s, VertexId after) {
+  sub.rank = st.me;
+  sub.size = static_cast<int>(st.leaders.size());
+  sub.root = st.top;
+  sub.hierarchy = nullptr;
+  sub.tag_limit = kHalf;
+  const Algorithm* algorithm = nullptr;
+  select(op, sub, "", algorithm);  // without a hierarchy some flat algorithm always applies
+  const auto first = static_cast<VertexId>(s.vertices().size());
+  algorithm->build(sub, s);
+  const VertexId before[] = {after};
+  return s.embed(first, st.leaders, tag_offset, before);
+}
+
+void set_send(Args& a, const Data& d) {
+  a.sendbuf = reinterpret_cast<const void*>(d.buf.at);
+  a.send_area = d.buf.area;
+  a.sendcount = d.count;
+  a.sendtype = d.type;
+}
+void set_recv(Args& a, const Data& d) {
+  a.recvbuf = reinterpret_cast<void*>(d.buf.at);
+  a.recv_area = d.buf.area;
+  a.recvcount = d.count;
+  a.recvtype = d.type;
+}
+bool same(const Buf& x, const Buf& y) { return x.area == y.area && x.at == y.at; }
+
+// ---- Bcast, Barrier -----------------------------------------------------------------------------------------------
+
+// Down levels [from, end) with `a`'s buffer (recvbuf, recvcount, recvtype).
+VertexId bcast_down(const Args& a, const std::vector<Step>& st, std::size_t from, int tag_offset, Schedule& s,
+                    VertexId after) {
+  for (std::size_t d = from; d < st.size(); ++d)
+    if (st[d].me >= 0) after = level(Operation::kBcast, a, st[d], tag_offset, s, after);
+  return after;
+}
+
+void bcast(const Args& a, Schedule& s) {
+  bcast_down(a, steps(*a.hierarchy, a.rank, a.root, false), 0, kUp, s, kNoVertex);
+}
+
+void barrier(const Args& a, Schedule& s) {
+  const std::vector<Step> st = steps(*a.hierarchy, a.rank, 0, false);
+  VertexId done = kNoVertex;
+  for (std::size_t d = st.size(); d-- > 0;)
+    if (st[d].me >= 0) done = level(Operation::kBarrier, a, st[d], kUp, s, done);
+  Args token = a;
+  set_recv(token, {s.scratch(1), 1, bytes_type()});
+  bcast_down(token, st, 1, kDown, s, done);
+}
+
+// ---- Reduce, Allreduce --------------------------------------------------------------------------------------------
+
+// What a rank holds on the way up: its partial result (its group's blocks for a gather), from when, and whether it
+// still leads its group at the next level up (false once it has handed its data to its leader).
+struct Held {
+  Data data;
+  VertexId ready = kNoVertex;
+  bool leads = true;
+};
+
+// Up the levels from the deepest to `stop` (included): each group's leader combines its parts' partial results.
+// The leader of level 0's group (the root) puts the result in `result`.
+Held reduce_up(const Args& a, const std::vector<Step>& st, std::size_t stop, const Data& result, Schedule& s) {
+  Held h{{a.in_place ? a.recv_buf() : a.send_buf(), a.recvcount, a.recvtype}};
+  for (std::size_t d = st.size(); d-- > stop;) {
+    if (st[d].me < 0) continue;
+    const bool root = st[d].me == st[d].top;
+    Args sub = a;
+    set_send(sub, h.data);
+    if (root) set_recv(sub, d == 0 ? result : s.temp(a.recvcount, a.recvtype));
+    sub.in_place = root && same(h.data.buf, sub.recv_buf());
+    h.ready = level(Operation::kReduce, sub, st[d], kUp, s, h.ready);
+    if (!root) {
+      h.leads = false;
+      return h;
+    }
+    h.data = {sub.recv_buf(), a.recvcount, a.recvtype};
+  }
+  return h;
+}
+
+bool in_order(const Args& a) { return !a.op->commutative; }
+
+void reduce(const Args& a, Schedule& s) {
+  reduce_up(a, steps(*a.hierarchy, a.rank, a.root, in_order(a)), 0, {a.recv_buf(), a.recvcount, a.recvtype}, s);
+}
+
+void allreduce(const Args& a, Schedule& s) {
+  const std::vector<Step> st = steps(*a.hierarchy, a.rank, 0, in_order(a));
+  const Data result{a.recv_buf(), a.recvcount, a.recvtype};
+  Held h = reduce_up(a, st, 1, result, s);
+  if (h.leads) {  // a leader of level 0's parts
+    Args sub = a;
+    set_send(sub, h.data);
+    set_recv(sub, result);
+    sub.in_place = same(h.data.buf, result.buf);
+    h.ready = level(Operation::kAllreduce, sub, st[0], kUp, s, h.ready);
+  }
+  bcast_down(a, st, 1, kDown, s, h.ready);
+}
+
+// ---- Gather, Scatter, Allgather -----------------------------------------------------------------------------------
+
+// A group's blocks as its leader holds them: `block` bytes per rank, in some order of its ranks.
+Data blocks(const Buf& at, std::size_t ranks, std::size_t block) { return {at, ranks * block, bytes_type()}; }
+Data block_at(const Data& blocks, std::size_t i, std::size_t block) { return elements(blocks, i * block, block); }
+
+// A step's gatherv / scatterv layout: each leader's whole part, parts one after the other.
+void part_layout(const Step& st, std::size_t block, std::vector<int>& counts, std::vector<int>& displs) {
+  int at = 0;
+  for (const std::vector<int>& part : st.parts) {
+    counts.push_back(static_cast<int>(part.size() * block));
+    displs.push_back(at);
+    at += counts.back();
+  }
+}
+
+// For each rank in part order, its position in the group's rank order; empty when the two orders agree.
+std::vector<std::size_t> rank_positions(const Step& st) {
+  const std::vector<int>& members = *st.members;
+  std::vector<std::size_t> to;
+  bool moved = false;
+  for (const std::vector<int>& part : st.parts)
+    for (int r : part) {
+      const auto at = static_cast<std::size_t>(std::lower_bound(members.begin(), members.end(), r) - members.begin());
+      moved = moved || at != to.size();
+      to.push_back(at);
+    }
+  if (!moved) to.clear();
+  return to;
+}
+
+// Up the levels from the deepest to `stop` (included): each group's leader gathers its parts' blocks and puts
+// them in the rank order of its group.
+Held gather_up(const Args& a, const std::vector<Step>& st, std::size_t stop, const Data& mine, std::size_t block,
+               Schedule& s) {
+  Held h{mine};
+  for (std::size_t d = st.size(); d-- > stop;) {
+    if (st[d].me < 0) continue;
+    const bool root = st[d].me == st[d].top;
+    const std::size_t ranks = st[d].members->size();
+    Args sub = a;
+    sub.in_place = false;
+    set_send(sub, h.data);
+    const Data by_part = root ? blocks(s.scratch(ranks * block), ranks, block) : Data{};
+    if (root) {
+      set_recv(sub, {by_part.buf, 0, bytes_type()});
+      part_layout(st[d], block, sub.recvcounts, sub.rdispls);
+    }
+    h.ready = level(Operation::kGatherv, sub, st[d], kUp, s, h.ready);
+    if (!root) {
+      h.leads = false;
+      return h;
+    }
+    h.data = by_part;
+    const std::vector<std::size_t> to = rank_positions(st[d]);
+    if (to.empty()) continue;
+    h.data = blocks(s.scratch(ranks * block), ranks, block);
+    std::vector<VertexId> copies;
+    for (std::size_t i = 0; i < to.size(); ++i)
+      copies.push_back(s.copy(block_at(by_part, i, block), block_at(h.data, to[i], block), {h.ready}));
+    h.ready = s.join(copies);
+  }
+  return h;
+}
+
+// This rank's block (and its bytes): the send side, or its place in recvbuf when in place (only a gather's root
+// reads its in_place).
+Data own_block(const Args& a, bool in_place, std::size_t& block) {
+  if (!in_place) {
+    block = a.sendcount * a.sendtype->size;
+    return {a.send_buf(), a.sendcount, a.sendtype};
+  }
+  block = a.recvcount * a.recvtype->size;
+  return elements({a.recv_buf(), 0, a.recvtype}, static_cast<std::size_t>(a.rank) * a.recvcount, a.recvcount);
+}
+
+// Rank r's block of recvbuf (recvcount elements of recvtype at r x recvcount).
+Data recv_block(const Args& a, int r) {
+  return elements({a.recv_buf(), 0, a.recvtype}, static_cast<std::size_t>(r) * a.recvcount, a.recvcount);
+}
+
+void gather(const Args& a, Schedule& s) {
+  std::size_t block = 0;
+  const Data mine = own_block(a, a.in_place && a.rank == a.root, block);
+  const Held h = gather_up(a, steps(*a.hierarchy, a.rank, a.root, false), 0, mine, block, s);
+  if (a.rank != a.root) return;
+  std::vector<VertexId> copies;  // level 0's group is the communicator: its rank order is recvbuf's
+  for (int r = 0; r < a.size; ++r) copies.push_back(s.copy(block_at(h.data, r, block), recv_block(a, r), {h.ready}));
+}
+
+void allgather(const Args& a, Schedule& s) {
+  const std::vector<Step> st = steps(*a.hierarchy, a.rank, 0, false);
+  std::size_t block = 0;
+  const Data mine = own_block(a, a.in_place, block);
+  Held h = gather_up(a, st, 1, mine, block, s);
+  if (h.leads) {  // a leader of level 0's parts: exchange the parts, then put every block in place
+    const std::size_t ranks = static_cast<std::size_t>(a.size);
+    const Data by_part = blocks(s.scratch(ranks * block), ranks, block);
+    Args sub = a;
+    sub.in_place = false;
+    set_send(sub, h.data);
+    set_recv(sub, {by_part.buf, 0, bytes_type()});
+    part_layout(st[0], block, sub.recvcounts, sub.rdispls);
+    h.ready = level(Operation::kAllgatherv, sub, st[0], kUp, s, h.ready);
+    std::vector<VertexId> copies;
+    std::size_t i = 0;
+    for (const std::vector<int>& part : st[0].parts)
+      for (int r : part) copies.push_back(s.copy(block_at(by_part, i++, block), recv_block(a, r), {h.ready}));
+    h.ready = s.join(copies);
+  }
+  Args whole = a;
+  whole.recvcount = a.recvcount * static_cast<std::size_t>(a.size);
+  bcast_down(whole, st, 1, kDown, s, h.ready);
+}
+
+// Down the levels from the root: each group's leader hands each part its blocks, in the part's rank order.
+void scatter(const Args& a, Schedule& s) {
+  const std::vector<Step> st = steps(*a.hierarchy, a.rank, a.root, false);
+  const bool at_root = a.rank == a.root;
+  const std::size_t block = at_root ? a.sendcount * a.sendtype->size : a.recvcount * a.recvtype->size;
+  Data by_rank;  // the blocks of the group this rank leads, in its rank order (bytes; the root's sendbuf at first)
+  VertexId ready = kNoVertex;
+  for (std::size_t d = 0; d < st.size(); ++d) {
+    if (st[d].me < 0) continue;
+    const bool root = st[d].me == st[d].top;
+    Args sub = a;
+    sub.in_place = false;
+    if (root) {  // put the blocks in part order
+      const std::size_t ranks = st[d].members->size();
+      const Data by_part = blocks(s.scratch(ranks * block), ranks, block);
+      std::vector<VertexId> copies;
+      std::size_t i = 0;
+      for (const std::vector<int>& part : st[d].parts)
+        for (int r : part) {
+          const auto at = static_cast<std::size_t>(std::lower_bound(st[d].members->begin(), st[d].members->end(), r) -
+                                                   st[d].members->begin());
+          const Data from = d == 0 ? elements({a.send_buf(), 0, a.sendtype}, at * a.sendcount, a.sendcount)
+                                   : block_at(by_rank, at, block);
+          copies.push_back(s.copy(from, block_at(by_part, i++, block), {ready}));
+        }
+      ready = s.join(copies);
+      set_send(sub, {by_part.buf, 0, bytes_type()});
+      part_layout(st[d], block, sub.sendcounts, sub.sdispls);
+    }
+    const std::vector<int>& mine = st[d].parts[static_cast<std::size_t>(st[d].me)];
+    if (mine.size() > 1) {
+      by_rank = blocks(s.scratch(mine.size() * block), mine.size(), block);
+      set_recv(sub, by_rank);
+    } else if (at_root && a.in_place) {
+      sub.in_place = true;  // the root's own block stays in its sendbuf
+    }
+    ready = level(Operation::kScatterv, sub, st[d], kUp, s, ready);
+    if (mine.size() == 1) return;
+  }
+}
+
+bool has_hierarchy(const Args& a) { return a.hierarchy != nullptr; }
+
+constexpr Algorithm kAlgorithms[] = {
+    {Operation::kBarrier, "hierarchical", barrier, has_hierarchy},
+    {Operation::kBcast, "hierarchical", bcast, has_hierarchy},
+    {Operation::kGather, "hierarchical", gather, has_hierarchy},
+    {Operation::kScatter, "hierarchical", scatter, has_hierarchy},
+    {Operation::kAllgather, "hierarchical", allgather, has_hierarchy},
+    {Operation::kReduce, "hierarchical", reduce, has_hierarchy},
+    {Operation::kAllreduce, "hierarchical", allreduce, has_hierarchy},
+};
+
+}  // namespace
+
+std::span<const Algorithm> hierarchical_algorithms() { return kAlgorithms; }
+
+}  // namespace strata::coll

@@ -1,0 +1,44 @@
+// A communicator's hardware hierarchy as one rank sees it, for the topology-aware algorithms: the groups holding
+// this rank, from the whole communicator down, each cut into parts at the next level. The cuts are the decision
+// MPIX_Comm_hierarchy_create makes (comm::plan_split with HW_UNGUIDED, level after level), but no communicator is
+// made: the algorithms address the parts' ranks on the communicator itself (Schedule::embed), so nothing has to be
+// agreed on, and a nonblocking or persistent collective can use it at once.
+//
+// A rank knows only the groups holding it in detail. The first cut of a communicator spanning nodes is by node, and
+// every rank knows every rank's node; all later cuts lie inside this rank's node, where it knows every process's
+// binding (topo/peers.hpp). So the ranks of one group always agree on its parts, which is all the algorithms need:
+// a group's parts only ever talk among themselves. Members confined to no instance of a cut's level (unbound
+// processes) are parts of their own.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/communicator.hpp"
+#include "runtime/status.hpp"
+#include "topo/placement.hpp"
+
+namespace strata::coll {
+
+struct Hierarchy {
+  struct Level {
+    std::vector<int> members;             // the group holding me: communicator ranks, ascending
+    std::vector<std::vector<int>> parts;  // its parts at the next level, each ascending, in hardware order
+    int mine = 0;                         // the part holding me
+    std::string name;                     // the level of the cut ("Node", "L3Cache", ...); "" for single processes
+  };
+  std::vector<Level> levels;  // from the whole communicator down; the last one's part holding me is me alone
+};
+
+// `placements[r]`: where communicator rank r lies; for ranks on other nodes than `me`'s only the node matters.
+Hierarchy make_hierarchy(const std::vector<topo::Placement>& placements, int me);
+
+// The hierarchy of `c` for this rank, from the job's node map and the bindings of this node's processes; null
+// (reason in `status`) when this node's machine or a binding cannot be read.
+std::shared_ptr<const Hierarchy> hierarchy_of(const comm::Communicator& c, Status& status);
+
+// Where a rooted collective enters a part: the root if the part holds it, else the part's lowest rank. The leader
+// of a group is then also the leader of its part holding it, so data never has to come back up.
+int leader(const std::vector<int>& part, int root);
+
+}  // namespace strata::coll
