@@ -126,8 +126,10 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
   args.rank = c.rank;
   args.size = c.size;
   if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
+  const std::string& forced = forced_algorithm(c, op, nullptr);
+  args.hierarchy = c.collectives->hierarchy(c, op, forced);
   std::shared_ptr<coll::Collective> collective;
-  const Status s = c.collectives->get(op, args, c, forced_algorithm(c, op, nullptr), key, collective);
+  const Status s = c.collectives->get(op, args, c, forced, key, collective);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
   return start(check, handle, c, std::move(collective), request);
 }
@@ -151,9 +153,11 @@ int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::
                     const runtime::Info* info, MPI_Request* request) {
   args.rank = c.rank;
   args.size = c.size;
+  if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
+  const std::string& forced = forced_algorithm(c, op, info);
+  args.hierarchy = c.collectives->hierarchy(c, op, forced);
   std::unique_ptr<coll::Collective> made;
-  const Status s =
-      coll::Collective::create(op, std::move(args), coll::channel_of(c), forced_algorithm(c, op, info), made);
+  const Status s = coll::Collective::create(op, std::move(args), coll::channel_of(c), forced, made);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
   ApiRequest* r = collective_request(handle, std::move(made));
   r->persistent = true;

@@ -23,6 +23,7 @@ struct Algorithm {
   const char* name;                  // "binomial", "ring", ...
   void (*build)(const Args&, Schedule&);
   bool (*applies)(const Args&);      // nullptr: any arguments (e.g. false for a non-commutative op it would reorder)
+  bool topology_aware = false;       // needs Args::hierarchy
 };
 
 // The tags a schedule built for `a` may use.

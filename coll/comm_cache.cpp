@@ -1,5 +1,7 @@
 #include "coll/comm_cache.hpp"
 
+#include "coll/selection.hpp"
+
 namespace strata::coll {
 namespace {
 
@@ -8,6 +10,18 @@ namespace {
 constexpr std::size_t kMaxKeptScratch = std::size_t{16} << 20;
 
 }  // namespace
+
+std::shared_ptr<const Hierarchy> CommCache::hierarchy(const comm::Communicator& c, Operation op,
+                                                     const std::string& forced) {
+  if (spans_ == Lookup::kNotYet) spans_ = spans_nodes(c) ? Lookup::kDone : Lookup::kFlat;
+  if (!may_use_topology(op, forced, spans_ == Lookup::kDone)) return nullptr;
+  if (hierarchy_state_ == Lookup::kNotYet) {
+    Status ignored;
+    hierarchy_ = hierarchy_of(c, ignored);
+    hierarchy_state_ = Lookup::kDone;
+  }
+  return hierarchy_;
+}
 
 std::shared_ptr<Collective> CommCache::repeat(Operation op, const CallKey& key) const {
   const auto i = static_cast<std::size_t>(op);

@@ -1,5 +1,5 @@
-// What coll/ keeps per communicator (Communicator::collectives, freed with it): the last collective built for each
-// operation. A call with the same arguments as the previous one of its operation (same buffers, counts, types,
+// What coll/ keeps per communicator (Communicator::collectives, freed with it): its hardware hierarchy, looked up
+// once when a topology-aware algorithm may run (hierarchy.hpp), and the last collective built for each operation. A call with the same arguments as the previous one of its operation (same buffers, counts, types,
 // root, operator and forced algorithm: the loop of an application or a benchmark) reuses it while it is not
 // running, and so skips selection, building and every allocation, as a persistent collective does.
 //
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "coll/collective.hpp"
+#include "coll/hierarchy.hpp"
 #include "comm/communicator.hpp"
 
 namespace strata::coll {
@@ -35,6 +36,10 @@ class CommCache {
              const CallKey& key, std::shared_ptr<Collective>& out);
   // The cached collective of `op` when it was made for `key` and is not running, else null.
   std::shared_ptr<Collective> repeat(Operation op, const CallKey& key) const;
+  // The hierarchy for a call of `op` with `forced` (the communicator's or the persistent init's info value) when a
+  // topology-aware algorithm may run it (selection.hpp), else null. Made at the first such call; a failure to read
+  // the topology leaves every call to the flat algorithms.
+  std::shared_ptr<const Hierarchy> hierarchy(const comm::Communicator& c, Operation op, const std::string& forced);
   // The communicator's hints changed (they may force another algorithm): no call repeats without a new check.
   void forget_keys() { keys_.fill(kNoKey); }
 
@@ -42,6 +47,8 @@ class CommCache {
   static constexpr auto kOperations = static_cast<std::size_t>(Operation::kCount);
   std::array<std::shared_ptr<Collective>, kOperations> last_;
   std::array<CallKey, kOperations> keys_{};
+  enum class Lookup : uint8_t { kNotYet, kFlat, kDone } spans_ = Lookup::kNotYet, hierarchy_state_ = Lookup::kNotYet;
+  std::shared_ptr<const Hierarchy> hierarchy_;
 };
 
 }  // namespace strata::coll

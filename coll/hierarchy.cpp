@@ -59,6 +59,13 @@ Hierarchy make_hierarchy(const std::vector<topo::Placement>& placements, int me)
   }
 }
 
+bool spans_nodes(const comm::Communicator& c) {
+  const std::vector<uint32_t>& node_of = runtime::state().world.node_of_rank;
+  for (int w : c.world_ranks)
+    if (node_of[static_cast<std::size_t>(w)] != node_of[static_cast<std::size_t>(c.world_ranks.front())]) return true;
+  return false;
+}
+
 std::shared_ptr<const Hierarchy> hierarchy_of(const comm::Communicator& c, Status& status) {
   const runtime::World& world = runtime::state().world;
   const uint32_t my_node = world.node_of_rank[static_cast<std::size_t>(c.world_rank(c.rank))];

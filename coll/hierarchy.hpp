@@ -28,10 +28,15 @@ struct Hierarchy {
     std::string name;                     // the level of the cut ("Node", "L3Cache", ...); "" for single processes
   };
   std::vector<Level> levels;  // from the whole communicator down; the last one's part holding me is me alone
+
+  bool spans_nodes() const { return levels.front().name == "Node"; }
 };
 
 // `placements[r]`: where communicator rank r lies; for ranks on other nodes than `me`'s only the node matters.
 Hierarchy make_hierarchy(const std::vector<topo::Placement>& placements, int me);
+
+// Whether `c`'s members are on more than one node (the job's node map: no topology needed).
+bool spans_nodes(const comm::Communicator& c);
 
 // The hierarchy of `c` for this rank, from the job's node map and the bindings of this node's processes; null
 // (reason in `status`) when this node's machine or a binding cannot be read.

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "coll/hierarchy.hpp"
+
 namespace strata::coll {
 namespace {
 
@@ -47,11 +49,21 @@ struct Rule {
   std::size_t max_bytes;  // one rank's block
   int min_ranks, max_ranks;
   const char* name;
+  bool across_nodes = false;  // only for a communicator spanning nodes
 };
 
 constexpr int kMany = std::numeric_limits<int>::max();
 
+// Across nodes the hierarchical algorithms come first: each node's data crosses the network once, whatever the rank
+// order, where a flat algorithm's messages cross it as often as its rank order makes them.
 constexpr Rule kRules[] = {
+    {Operation::kBarrier, kAny, 2, kMany, "hierarchical", true},
+    {Operation::kBcast, kAny, 2, kMany, "hierarchical", true},
+    {Operation::kGather, kAny, 2, kMany, "hierarchical", true},
+    {Operation::kScatter, kAny, 2, kMany, "hierarchical", true},
+    {Operation::kAllgather, kAny, 2, kMany, "hierarchical", true},
+    {Operation::kReduce, kAny, 2, kMany, "hierarchical", true},
+    {Operation::kAllreduce, kAny, 2, kMany, "hierarchical", true},
     {Operation::kBarrier, kAny, 1, 4, "recursive_doubling"},
     {Operation::kBarrier, kAny, 5, 8, "linear"},
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
@@ -158,6 +170,13 @@ std::size_t message_bytes(Operation op, const Args& args) {
   }
 }
 
+bool may_use_topology(Operation op, const std::string& forced, bool spans_nodes) {
+  const std::string& name = forced.empty() ? environment_choice(op) : forced;
+  const Algorithm* a = name.empty() ? nullptr : find_algorithm(op, name);
+  if (a != nullptr) return a->topology_aware;
+  return spans_nodes;
+}
+
 const std::string& info_key(Operation op) {
   static const PerOperation keys =
       per_operation([](Operation o) { return std::string("strata_coll_") + operation_name(o); });
@@ -177,6 +196,7 @@ Status select(Operation op, const Args& args, const std::string& forced, const A
   for (const Rule& rule : kRules) {
     if (rule.op != op || bytes > rule.max_bytes || args.size < rule.min_ranks || args.size > rule.max_ranks)
       continue;
+    if (rule.across_nodes && !(args.hierarchy && args.hierarchy->spans_nodes())) continue;
     const Algorithm* a = find_algorithm(op, rule.name);
     if (a != nullptr && applies(*a, args)) {
       out = a;

@@ -18,6 +18,10 @@ const std::string& info_key(Operation op);
 // `forced`: the info value for the operation on the communicator, or "" when it has none.
 Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out);
 
+// Whether the call may run a topology-aware algorithm: one is forced (`forced`, else the environment), or the
+// communicator spans nodes (the rule table then prefers them). The caller then looks up Args::hierarchy.
+bool may_use_topology(Operation op, const std::string& forced, bool spans_nodes);
+
 // The bytes that decide between algorithms: one rank's block (count x type size) of the operation, computed from
 // arguments every rank has alike (0 where the ranks cannot agree on a size: those operations ignore it).
 std::size_t message_bytes(Operation op, const Args& args);

@@ -341,13 +341,13 @@ void scatter(const Args& a, Schedule& s) {
 bool has_hierarchy(const Args& a) { return a.hierarchy != nullptr; }
 
 constexpr Algorithm kAlgorithms[] = {
-    {Operation::kBarrier, "hierarchical", barrier, has_hierarchy},
-    {Operation::kBcast, "hierarchical", bcast, has_hierarchy},
-    {Operation::kGather, "hierarchical", gather, has_hierarchy},
-    {Operation::kScatter, "hierarchical", scatter, has_hierarchy},
-    {Operation::kAllgather, "hierarchical", allgather, has_hierarchy},
-    {Operation::kReduce, "hierarchical", reduce, has_hierarchy},
-    {Operation::kAllreduce, "hierarchical", allreduce, has_hierarchy},
+    {Operation::kBarrier, "hierarchical", barrier, has_hierarchy, true},
+    {Operation::kBcast, "hierarchical", bcast, has_hierarchy, true},
+    {Operation::kGather, "hierarchical", gather, has_hierarchy, true},
+    {Operation::kScatter, "hierarchical", scatter, has_hierarchy, true},
+    {Operation::kAllgather, "hierarchical", allgather, has_hierarchy, true},
+    {Operation::kReduce, "hierarchical", reduce, has_hierarchy, true},
+    {Operation::kAllreduce, "hierarchical", allreduce, has_hierarchy, true},
 };
 
 }  // namespace

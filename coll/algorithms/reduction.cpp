@@ -35,6 +35,7 @@
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
+#include <numeric>
 #include <span>
 #include <vector>
 
@@ -477,17 +478,21 @@ void allreduce_segmented_ring(const Args& a, Schedule& s) {
     const std::ptrdiff_t bytes = static_cast<std::ptrdiff_t>(first) * a.recvtype->extent();
     return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes));
   };
+  // Each ring is built into `s` itself (not appended), since the buffers may be scratch of `s` already.
+  std::vector<int> ranks(static_cast<std::size_t>(a.size));
+  std::iota(ranks.begin(), ranks.end(), 0);
   std::vector<VertexId> done;
   for (std::size_t first = 0; first < n; first += chunk) {
     Args part = a;
     part.recvbuf = shifted(a.recvbuf, first);
     if (!a.in_place) part.sendbuf = shifted(a.sendbuf, first);
     part.recvcount = part.sendcount = std::min(chunk, n - first);
-    Schedule ring;
-    allreduce_ring(part, ring);
+    const auto start = static_cast<VertexId>(s.vertices().size());
+    allreduce_ring(part, s);
     const std::size_t k = done.size();
     const int tags = static_cast<int>(k % kWindow) * kTagsPerRing;
-    done.push_back(k < kWindow ? s.append(ring, {}, tags) : s.append(ring, {done[k - kWindow]}, tags));
+    const VertexId after[] = {k < kWindow ? kNoVertex : done[k - kWindow]};
+    done.push_back(s.embed(start, ranks, tags, after));
   }
 }
 

@@ -96,3 +96,19 @@ foreach(np 2 3 5)
 endforeach()
 strata_coll_checked_test(coll_all 5)
 strata_coll_checked_test(coll_nonblocking 4)
+
+# ---- Topology-aware collectives (coll/algorithms/hierarchical.cpp) on simulated machines --------------------------
+# Across nodes the rule table picks the hierarchical algorithms by itself; on one node they are forced. The machine
+# has packages, L3 caches and cores, so the hierarchy has up to four levels; --cpu-list binds ranks out of order
+# (and rank 4 to a whole package, so that it is a part of its own below the package), so the split and shuffled
+# communicators of the programs meet non-contiguous parts.
+set(COLL_NODE "synthetic:pack:2 l3:2 core:2 pu:1")
+set(COLL_HIERARCHICAL BCAST=hierarchical GATHER=hierarchical SCATTER=hierarchical ALLGATHER=hierarchical
+                      REDUCE=hierarchical ALLREDUCE=hierarchical BARRIER=hierarchical)
+set(COLL_SHUFFLED --topology ${COLL_NODE} --cpu-list "6\;1\;3\;0\;4-7\;2\;7")
+foreach(program coll_all coll_nonblocking coll_persistent)
+  strata_scenario_test(${program} np7.nodes3.hierarchical NP 7
+                       LAUNCH --topology ${COLL_NODE} --nodes 3 --map-by node --bind-to core)
+  list(TRANSFORM COLL_HIERARCHICAL PREPEND "-x;STRATA_COLL_" OUTPUT_VARIABLE forced)
+  strata_scenario_test(${program} np7.shuffled.hierarchical NP 7 LAUNCH ${COLL_SHUFFLED} ${forced})
+endforeach()

@@ -453,6 +453,16 @@ INSTANTIATE_TEST_SUITE_P(Reduction, ReductionSweep, testing::ValuesIn(all_algori
                            return std::string(operation_name(info.param->operation)) + "_" + info.param->name;
                          });
 
+// A level of a hierarchical allreduce with a large vector runs a segmented ring on the schedule's scratch.
+TEST(ReductionHierarchical, LevelsWithLargeVectors) {
+  const Algorithm& algo = *find_algorithm(Operation::kAllreduce, "hierarchical");
+  for (const sim::Layout& layout : sim::layouts(5))
+    for (bool in_place : {false, true}) {
+      const Trial trial{algo, cases()[0], 5, 70000, 0, in_place, &layout};
+      EXPECT_EQ(check(trial), "") << describe(trial);
+    }
+}
+
 // A persistent collective builds once and starts again: the second run must see the new inputs, scratch reset.
 TEST(ReductionPersistent, SchedulesRunTwice) {
   const Case& k = cases()[3];  // the matrix product, so the order shows too
