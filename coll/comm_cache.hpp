@@ -1,7 +1,8 @@
 // What coll/ keeps per communicator (Communicator::collectives, freed with it): its hardware hierarchy, looked up
-// once when a topology-aware algorithm may run (hierarchy.hpp), and the last collective built for each operation. A call with the same arguments as the previous one of its operation (same buffers, counts, types,
-// root, operator and forced algorithm: the loop of an application or a benchmark) reuses it while it is not
-// running, and so skips selection, building and every allocation, as a persistent collective does.
+// once when a topology-aware algorithm may run (hierarchy.hpp), and the last collective built for each operation.
+// A call with the same arguments as the previous one of its operation (same buffers, counts, types, root, operator
+// and forced algorithm: the loop of an application or a benchmark) reuses it while it is not running, and so skips
+// selection, building and every allocation, as a persistent collective does.
 //
 // The API layer may also skip its argument checks and the building of Args for a call it has seen before: it gives
 // each call a CallKey made of its raw arguments, and a call whose key equals the one the cached collective was made

@@ -50,7 +50,9 @@ struct Step {
   int top = 0;  // the index of the group's leader
 };
 
-bool contiguous(const std::vector<int>& part) { return part.back() - part.front() + 1 == static_cast<int>(part.size()); }
+bool contiguous(const std::vector<int>& part) {
+  return part.back() - part.front() + 1 == static_cast<int>(part.size());
+}
 
 // The levels for a collective rooted at `root` (0 for the unrooted ones). `in_order`: every partial result must
 // cover a contiguous run of ranks, and the leaders combine them in rank order (a non-commutative operator).

@@ -435,15 +435,15 @@ TEST_P(ReductionSweep, MatchesTheRankOrderedReference) {
       roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
       const std::vector<sim::Layout> layouts = layouts_for(algo, p);
       for (const sim::Layout& layout : layouts)
-      for (std::size_t count : {0, 1, 7, 300})
-        for (int root : roots)
-          for (bool in_place : {false, true}) {
-            const Trial trial{algo, k, p, count, root, in_place, layout.node.empty() ? nullptr : &layout};
-            const std::string failure = check(trial);
-            if (failure.empty()) continue;
-            ADD_FAILURE() << describe(trial) << ": " << failure;
-            if (++failures == 5) return;
-          }
+        for (std::size_t count : {0, 1, 7, 300})
+          for (int root : roots)
+            for (bool in_place : {false, true}) {
+              const Trial trial{algo, k, p, count, root, in_place, layout.node.empty() ? nullptr : &layout};
+              const std::string failure = check(trial);
+              if (failure.empty()) continue;
+              ADD_FAILURE() << describe(trial) << ": " << failure;
+              if (++failures == 5) return;
+            }
     }
   }
 }

@@ -322,31 +322,32 @@ TEST(RootedBarrier, NobodyLeavesBeforeTheLastArrives) {
     const bool topology = std::string_view(algorithm->name) == "hierarchical";
     for (int p = 1; p <= 17; ++p)
       for (const sim::Layout& layout : topology ? sim::layouts(p) : std::vector<sim::Layout>{{"", {}, {}}})
-      for (int late = 0; late < p; ++late) {
-        const std::string what = std::string(algorithm->name) + ", p " + std::to_string(p) + " " + layout.name +
-                                 ", late rank " + std::to_string(late);
-        sim::SimNetwork net(p);
-        std::vector<Schedule> schedules(p);
-        std::vector<std::unique_ptr<Execution>> runs;
-        std::vector<bool> started(p, false);
-        for (int r = 0; r < p; ++r) {
-          Args a;
-          a.rank = r, a.size = p;
-          if (topology) a.hierarchy = sim::hierarchy(layout, r);
-          algorithm->build(a, schedules[r]);
-          ASSERT_EQ(tag_clash(schedules[r]), "") << what << ", rank " << r;
-          runs.push_back(std::make_unique<Execution>(schedules[r], net.port(r)));
+        for (int late = 0; late < p; ++late) {
+          const std::string what = std::string(algorithm->name) + ", p " + std::to_string(p) + " " + layout.name +
+                                   ", late rank " + std::to_string(late);
+          sim::SimNetwork net(p);
+          std::vector<Schedule> schedules(p);
+          std::vector<std::unique_ptr<Execution>> runs;
+          std::vector<bool> started(p, false);
+          for (int r = 0; r < p; ++r) {
+            Args a;
+            a.rank = r, a.size = p;
+            if (topology) a.hierarchy = sim::hierarchy(layout, r);
+            algorithm->build(a, schedules[r]);
+            ASSERT_EQ(tag_clash(schedules[r]), "") << what << ", rank " << r;
+            runs.push_back(std::make_unique<Execution>(schedules[r], net.port(r)));
+          }
+          for (int r = 0; r < p; ++r)
+            if (r != late) runs[r]->start(), started[r] = true;
+          drain(net, runs, started);
+          for (int r = 0; r < p; ++r)
+            if (r != late && runs[r]->finished()) ADD_FAILURE() << what << ": rank " << r << " left early";
+          runs[late]->start(), started[late] = true;
+          drain(net, runs, started);
+          for (int r = 0; r < p; ++r) ASSERT_TRUE(runs[r]->finished()) << what << ": rank " << r << " never left";
+          for (const auto& [key, queue] : net.mailbox)
+            ASSERT_TRUE(queue.empty()) << what << ": a message was left over";
         }
-        for (int r = 0; r < p; ++r)
-          if (r != late) runs[r]->start(), started[r] = true;
-        drain(net, runs, started);
-        for (int r = 0; r < p; ++r)
-          if (r != late && runs[r]->finished()) ADD_FAILURE() << what << ": rank " << r << " left early";
-        runs[late]->start(), started[late] = true;
-        drain(net, runs, started);
-        for (int r = 0; r < p; ++r) ASSERT_TRUE(runs[r]->finished()) << what << ": rank " << r << " never left";
-        for (const auto& [key, queue] : net.mailbox) ASSERT_TRUE(queue.empty()) << what << ": a message was left over";
-      }
   }
 }
 
