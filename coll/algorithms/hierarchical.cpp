@@ -270,8 +270,9 @@ void gather(const Args& a, Schedule& s) {
   const Data mine = own_block(a, a.in_place && a.rank == a.root, block);
   const Held h = gather_up(a, steps(*a.hierarchy, a.rank, a.root, false), 0, mine, block, s);
   if (a.rank != a.root) return;
-  std::vector<VertexId> copies;  // level 0's group is the communicator: its rank order is recvbuf's
-  for (int r = 0; r < a.size; ++r) copies.push_back(s.copy(block_at(h.data, r, block), recv_block(a, r), {h.ready}));
+  // Level 0's group is the whole communicator: its rank order is recvbuf's.
+  for (int r = 0; r < a.size; ++r)
+    s.copy(block_at(h.data, static_cast<std::size_t>(r), block), recv_block(a, r), {h.ready});
 }
 
 void allgather(const Args& a, Schedule& s) {
