@@ -13,12 +13,12 @@ constexpr std::size_t kMaxKeptScratch = std::size_t{16} << 20;
 
 std::shared_ptr<const Hierarchy> CommCache::hierarchy(const comm::Communicator& c, Operation op,
                                                      const std::string& forced) {
-  if (spans_ == Lookup::kNotYet) spans_ = spans_nodes(c) ? Lookup::kDone : Lookup::kFlat;
-  if (!may_use_topology(op, forced, spans_ == Lookup::kDone)) return nullptr;
-  if (hierarchy_state_ == Lookup::kNotYet) {
+  if (!spans_nodes_) spans_nodes_ = spans_nodes(c);
+  if (!may_use_topology(op, forced, *spans_nodes_)) return nullptr;
+  if (!looked_up_) {
     Status ignored;
     hierarchy_ = hierarchy_of(c, ignored);
-    hierarchy_state_ = Lookup::kDone;
+    looked_up_ = true;
   }
   return hierarchy_;
 }

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "coll/collective.hpp"
@@ -48,7 +49,8 @@ class CommCache {
   static constexpr auto kOperations = static_cast<std::size_t>(Operation::kCount);
   std::array<std::shared_ptr<Collective>, kOperations> last_;
   std::array<CallKey, kOperations> keys_{};
-  enum class Lookup : uint8_t { kNotYet, kFlat, kDone } spans_ = Lookup::kNotYet, hierarchy_state_ = Lookup::kNotYet;
+  std::optional<bool> spans_nodes_;  // known at the first call
+  bool looked_up_ = false;            // hierarchy_ was looked up (it stays null if that failed)
   std::shared_ptr<const Hierarchy> hierarchy_;
 };
 
