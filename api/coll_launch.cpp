@@ -118,16 +118,24 @@ ApiRequest* collective_request(MPI_Comm handle, std::shared_ptr<coll::Collective
   return r;
 }
 
+// Completes `args` for a collective on `c` (its rank, size and, where a topology-aware algorithm may run, hierarchy)
+// and returns the algorithm forced for it (see forced_algorithm).
+const std::string& complete_args(comm::Communicator& c, coll::Operation op, coll::Args& args,
+                                 const runtime::Info* info) {
+  args.rank = c.rank;
+  args.size = c.size;
+  if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
+  const std::string& forced = forced_algorithm(c, op, info);
+  args.hierarchy = c.collectives->hierarchy(c, op, forced);
+  return forced;
+}
+
 }  // namespace
 
 int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
            const coll::CallKey& key, MPI_Request* request) {
   if (!check.ok()) return check.raise();
-  args.rank = c.rank;
-  args.size = c.size;
-  if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
-  const std::string& forced = forced_algorithm(c, op, nullptr);
-  args.hierarchy = c.collectives->hierarchy(c, op, forced);
+  const std::string& forced = complete_args(c, op, args, nullptr);
   std::shared_ptr<coll::Collective> collective;
   const Status s = c.collectives->get(op, args, c, forced, key, collective);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
@@ -151,11 +159,7 @@ int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<
 
 int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
                     const runtime::Info* info, MPI_Request* request) {
-  args.rank = c.rank;
-  args.size = c.size;
-  if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
-  const std::string& forced = forced_algorithm(c, op, info);
-  args.hierarchy = c.collectives->hierarchy(c, op, forced);
+  const std::string& forced = complete_args(c, op, args, info);
   std::unique_ptr<coll::Collective> made;
   const Status s = coll::Collective::create(op, std::move(args), coll::channel_of(c), forced, made);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
