@@ -46,6 +46,14 @@ Hierarchy::Level cut(const std::vector<topo::Placement>& placements, const std::
 
 }  // namespace
 
+topo::Placement elsewhere(uint32_t node) {
+  topo::Placement p;  // every level below the node is unknown here
+  p.node = node;
+  p.instance.fill(topo::kNotConfined);
+  p.instance[topo::index(topo::Level::Node)] = 0;
+  return p;
+}
+
 Hierarchy make_hierarchy(const std::vector<topo::Placement>& placements, int me) {
   Hierarchy h;
   std::vector<int> group(placements.size());
@@ -71,17 +79,15 @@ std::shared_ptr<const Hierarchy> hierarchy_of(const comm::Communicator& c, Statu
   const uint32_t my_node = world.node_of_rank[static_cast<std::size_t>(c.world_rank(c.rank))];
   std::vector<topo::Placement> placements(static_cast<std::size_t>(c.size));
   for (int r = 0; r < c.size; ++r) {
-    topo::Placement& p = placements[static_cast<std::size_t>(r)];
     const int w = c.world_rank(r);
-    p.node = world.node_of_rank[static_cast<std::size_t>(w)];
-    if (p.node != my_node) {  // elsewhere only the node counts: every level below it is unknown
-      p.instance.fill(topo::kNotConfined);
-      p.instance[topo::index(topo::Level::Node)] = 0;
+    const uint32_t node = world.node_of_rank[static_cast<std::size_t>(w)];
+    if (node != my_node) {
+      placements[static_cast<std::size_t>(r)] = elsewhere(node);
       continue;
     }
     const topo::Placement* known = topo::peer_placement(world, w, status);
     if (known == nullptr) return nullptr;
-    p = *known;
+    placements[static_cast<std::size_t>(r)] = *known;
   }
   return std::make_shared<const Hierarchy>(make_hierarchy(placements, c.rank));
 }

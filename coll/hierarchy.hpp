@@ -32,6 +32,9 @@ struct Hierarchy {
   bool spans_nodes() const { return levels.front().name == "Node"; }
 };
 
+// How a rank on another node is seen: on `node`, confined to no instance below it.
+topo::Placement elsewhere(uint32_t node);
+
 // `placements[r]`: where communicator rank r lies; for ranks on other nodes than `me`'s only the node matters.
 Hierarchy make_hierarchy(const std::vector<topo::Placement>& placements, int me);
 

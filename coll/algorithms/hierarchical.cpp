@@ -200,19 +200,20 @@ void part_layout(const Step& st, std::size_t block, std::vector<int>& counts, st
   }
 }
 
-// For each rank in part order, its position in the group's rank order; empty when the two orders agree.
+// For each rank in part order, its position in the group's rank order.
 std::vector<std::size_t> rank_positions(const Step& st) {
   const std::vector<int>& members = *st.members;
   std::vector<std::size_t> to;
-  bool moved = false;
   for (const std::vector<int>& part : st.parts)
-    for (int r : part) {
-      const auto at = static_cast<std::size_t>(std::lower_bound(members.begin(), members.end(), r) - members.begin());
-      moved = moved || at != to.size();
-      to.push_back(at);
-    }
-  if (!moved) to.clear();
+    for (int r : part)
+      to.push_back(static_cast<std::size_t>(std::lower_bound(members.begin(), members.end(), r) - members.begin()));
   return to;
+}
+
+bool in_rank_order(const std::vector<std::size_t>& positions) {
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    if (positions[i] != i) return false;
+  return true;
 }
 
 // Up the levels from the deepest to `stop` (included): each group's leader gathers its parts' blocks and puts
@@ -239,7 +240,7 @@ Held gather_up(const Args& a, const std::vector<Step>& st, std::size_t stop, con
     }
     h.data = by_part;
     const std::vector<std::size_t> to = rank_positions(st[d]);
-    if (to.empty()) continue;
+    if (in_rank_order(to)) continue;
     h.data = blocks(s.scratch(ranks * block), ranks, block);
     std::vector<VertexId> copies;
     for (std::size_t i = 0; i < to.size(); ++i)
@@ -315,16 +316,13 @@ void scatter(const Args& a, Schedule& s) {
     if (root) {  // put the blocks in part order
       const std::size_t ranks = st[d].members->size();
       const Data by_part = blocks(s.scratch(ranks * block), ranks, block);
+      const std::vector<std::size_t> from = rank_positions(st[d]);
       std::vector<VertexId> copies;
-      std::size_t i = 0;
-      for (const std::vector<int>& part : st[d].parts)
-        for (int r : part) {
-          const auto at = static_cast<std::size_t>(std::lower_bound(st[d].members->begin(), st[d].members->end(), r) -
-                                                   st[d].members->begin());
-          const Data from = d == 0 ? elements({a.send_buf(), 0, a.sendtype}, at * a.sendcount, a.sendcount)
-                                   : block_at(by_rank, at, block);
-          copies.push_back(s.copy(from, block_at(by_part, i++, block), {ready}));
-        }
+      for (std::size_t i = 0; i < from.size(); ++i) {
+        const Data block_from = d == 0 ? elements({a.send_buf(), 0, a.sendtype}, from[i] * a.sendcount, a.sendcount)
+                                       : block_at(by_rank, from[i], block);
+        copies.push_back(s.copy(block_from, block_at(by_part, i, block), {ready}));
+      }
       ready = s.join(copies);
       set_send(sub, {by_part.buf, 0, bytes_type()});
       part_layout(st[d], block, sub.sendcounts, sub.sdispls);

@@ -58,11 +58,9 @@ std::vector<topo::Placement> placements(const Layout& layout) {
 
 std::shared_ptr<const Hierarchy> hierarchy(const Layout& layout, int r) {
   std::vector<topo::Placement> seen = placements(layout);
+  const uint32_t mine = seen[static_cast<std::size_t>(r)].node;
   for (topo::Placement& p : seen)
-    if (p.node != seen[static_cast<std::size_t>(r)].node) {
-      p.instance.fill(topo::kNotConfined);
-      p.instance[topo::index(topo::Level::Node)] = 0;
-    }
+    if (p.node != mine) p = elsewhere(p.node);
   return std::make_shared<const Hierarchy>(make_hierarchy(seen, r));
 }
 
