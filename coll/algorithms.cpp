@@ -16,7 +16,8 @@ const char* operation_name(Operation op) {
 // Every family's table, in one list.
 template <class Fn>
 static void for_each_algorithm(Fn&& fn) {
-  for (auto family : {rooted_algorithms, exchange_algorithms, reduction_algorithms, hierarchical_algorithms})
+  for (auto family : {rooted_algorithms, exchange_algorithms, reduction_algorithms, hierarchical_algorithms,
+                      distance_aware_algorithms, grouped_algorithms})
     for (const Algorithm& a : family()) fn(a);
 }
 
@@ -34,6 +35,14 @@ const Algorithm* first_applicable(Operation op, const Args& args) {
     if (found == nullptr && a.operation == op && (a.applies == nullptr || a.applies(args))) found = &a;
   });
   return found;
+}
+
+std::vector<const Algorithm*> algorithms_for(Operation op) {
+  std::vector<const Algorithm*> out;
+  for_each_algorithm([&](const Algorithm& a) {
+    if (a.operation == op) out.push_back(&a);
+  });
+  return out;
 }
 
 std::string algorithm_names(Operation op) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "coll/args.hpp"
 #include "coll/schedule.hpp"
@@ -36,6 +37,15 @@ std::span<const Algorithm> reduction_algorithms();   // reduce, allreduce, reduc
 // Topology-aware: barrier, bcast, gather, scatter, allgather, reduce, allreduce over the communicator's hardware
 // hierarchy (Args::hierarchy); they apply only where the caller looked it up.
 std::span<const Algorithm> hierarchical_algorithms();
+// Topology-aware: bcast and allgather on trees and rings built from the processes' distances (distance-aware
+// collectives paper), from Args::hierarchy's placements.
+std::span<const Algorithm> distance_aware_algorithms();
+// Topology-oblivious: reduce, allreduce and bcast on G groups of ranks then across the groups (hierarchical
+// reduction paper), Args::groups.
+std::span<const Algorithm> grouped_algorithms();
+
+// Every algorithm registered for the operation, in registry order.
+std::vector<const Algorithm*> algorithms_for(Operation op);
 
 // The algorithm of that name for the operation, or nullptr.
 const Algorithm* find_algorithm(Operation op, std::string_view name);

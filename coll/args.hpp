@@ -43,6 +43,7 @@ struct Args {
 
   std::size_t segment_bytes = 0;  // pipelined algorithms: bytes per segment (0: the algorithm's default)
   int radix = 0;                  // k-nomial algorithms: k (0: the algorithm's default)
+  int groups = 0;                 // grouped algorithms: G (0: the cost model's choice)
   int tag_limit = 0;              // the tags the schedule may use (0: kTagsPerCollective)
 
   // The communicator's hardware hierarchy as seen by this rank (hierarchy.hpp), for the topology-aware algorithms;
@@ -58,7 +59,7 @@ struct Args {
     auto scalars = [](const Args& a) {
       return std::tie(a.rank, a.size, a.root, a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype,
                       a.in_place, a.send_area, a.recv_area, a.op, a.op_ref, a.type_handle, a.segment_bytes, a.radix,
-                      a.tag_limit, a.hierarchy);
+                      a.groups, a.tag_limit, a.hierarchy);
     };
     return scalars(x) == scalars(y) && x.sendcounts == y.sendcounts && x.sdispls == y.sdispls &&
            x.recvcounts == y.recvcounts && x.rdispls == y.rdispls && x.sendtypes == y.sendtypes &&

@@ -56,6 +56,7 @@ topo::Placement elsewhere(uint32_t node) {
 
 Hierarchy make_hierarchy(const std::vector<topo::Placement>& placements, int me) {
   Hierarchy h;
+  h.placements = placements;
   std::vector<int> group(placements.size());
   std::iota(group.begin(), group.end(), 0);
   for (;;) {

@@ -28,6 +28,9 @@ struct Hierarchy {
     std::string name;                     // the level of the cut ("Node", "L3Cache", ...); "" for single processes
   };
   std::vector<Level> levels;  // from the whole communicator down; the last one's part holding me is me alone
+  // Where each communicator rank lies as this rank knows it: exactly on my node, by its node only elsewhere
+  // (elsewhere()); so topo::distance is exact between two ranks of my node and 7 across nodes.
+  std::vector<topo::Placement> placements;
 
   bool spans_nodes() const { return levels.front().name == "Node"; }
 };

@@ -545,8 +545,8 @@ TEST(ExchangeAllgather, Linear) { sweep(Operation::kAllgather, "linear"); }
 TEST(ExchangeAllgather, Ring) { sweep(Operation::kAllgather, "ring"); }
 TEST(ExchangeAllgather, RecursiveDoubling) { sweep(Operation::kAllgather, "recursive_doubling"); }
 TEST(ExchangeAllgather, Bruck) { sweep(Operation::kAllgather, "bruck"); }
-TEST(ExchangeAllgather, Hierarchical) {
-  const Algorithm& alg = algorithm(Operation::kAllgather, "hierarchical");
+// The topology-aware ones, on each simulated layout.
+void sweep_layouts(const Algorithm& alg) {
   for (int p = 1; p <= 17; ++p)
     for (const sim::Layout& layout : sim::layouts(p))
       for (std::size_t count : {0, 1, 7, 300})
@@ -556,9 +556,15 @@ TEST(ExchangeAllgather, Hierarchical) {
             Scenario sc = make_scenario(Operation::kAllgather, p, count, types, in_place);
             sc.layout = &layout;
             const std::string failure = run_and_compare(alg, sc);
-            ASSERT_EQ(failure, "") << "p " << p << ", " << layout.name << ", count " << count << ", "
+            ASSERT_EQ(failure, "") << alg.name << ": p " << p << ", " << layout.name << ", count " << count << ", "
                                    << types.name() << (in_place ? ", in place" : "");
           }
+}
+TEST(ExchangeAllgather, TopologyAware) {
+  int swept = 0;
+  for (const Algorithm* alg : algorithms_for(Operation::kAllgather))
+    if (alg->topology_aware) sweep_layouts(*alg), ++swept;
+  EXPECT_GT(swept, 0);
 }
 TEST(ExchangeAllgatherv, Linear) { sweep(Operation::kAllgatherv, "linear"); }
 TEST(ExchangeAllgatherv, Ring) { sweep(Operation::kAllgatherv, "ring"); }

@@ -409,14 +409,15 @@ bool applies(const Algorithm& algo, const Case& k) {
 std::vector<const Algorithm*> all_algorithms() {
   std::vector<const Algorithm*> out;
   for (const Algorithm& a : reduction_algorithms()) out.push_back(&a);
-  for (const Algorithm& a : hierarchical_algorithms())
-    if (a.operation == Operation::kReduce || a.operation == Operation::kAllreduce) out.push_back(&a);
+  for (Operation op : {Operation::kReduce, Operation::kAllreduce})
+    for (const Algorithm* a : algorithms_for(op))
+      if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
   return out;
 }
 
-// The layouts a trial runs on: the simulated ones for a hierarchical algorithm, else none.
+// The layouts a trial runs on: the simulated ones for a topology-aware algorithm, else none.
 std::vector<sim::Layout> layouts_for(const Algorithm& algo, int p) {
-  if (std::string(algo.name) == "hierarchical") return sim::layouts(p);
+  if (algo.topology_aware) return sim::layouts(p);
   return {sim::Layout{}};
 }
 

@@ -239,17 +239,13 @@ using MakeWorld = World (*)(const Args&, const Types&, std::size_t);
 
 // Every algorithm registered for `op`, every p in 1..17, roots 0, p/2, p - 1, every count and type pair, with and
 // without MPI_IN_PLACE when `in_place` allows; stops at the first failure.
-// The hierarchical algorithms run on each of the simulated layouts (sim_hierarchy.hpp).
+// The topology-aware algorithms run on each of the simulated layouts (sim_hierarchy.hpp).
 void sweep(Operation op, MakeWorld make, bool in_place, bool one_type_only) {
   int algorithms = 0;
-  std::vector<const Algorithm*> all;
-  for (const Algorithm& algorithm : rooted_algorithms()) all.push_back(&algorithm);
-  for (const Algorithm& algorithm : hierarchical_algorithms()) all.push_back(&algorithm);
-  for (const Algorithm* algorithm : all) {
-    if (algorithm->operation != op) continue;
+  for (const Algorithm* algorithm : algorithms_for(op)) {
     ++algorithms;
     const bool knomial = std::string_view(algorithm->name) == "knomial";
-    const bool topology = std::string_view(algorithm->name) == "hierarchical";
+    const bool topology = algorithm->topology_aware;
     const std::vector<int> radixes = knomial ? std::vector{0, 3, 100} : std::vector{0};  // 0: the default, 4
     for (int radix : radixes)
       for (int p = 1; p <= 17; ++p)
@@ -314,12 +310,8 @@ void drain(sim::SimNetwork& net, std::vector<std::unique_ptr<Execution>>& runs, 
 }
 
 TEST(RootedBarrier, NobodyLeavesBeforeTheLastArrives) {
-  std::vector<const Algorithm*> all;
-  for (const Algorithm& algorithm : rooted_algorithms()) all.push_back(&algorithm);
-  all.push_back(find_algorithm(Operation::kBarrier, "hierarchical"));
-  for (const Algorithm* algorithm : all) {
-    if (algorithm->operation != Operation::kBarrier) continue;
-    const bool topology = std::string_view(algorithm->name) == "hierarchical";
+  for (const Algorithm* algorithm : algorithms_for(Operation::kBarrier)) {
+    const bool topology = algorithm->topology_aware;
     for (int p = 1; p <= 17; ++p)
       for (const sim::Layout& layout : topology ? sim::layouts(p) : std::vector<sim::Layout>{{"", {}, {}}})
         for (int late = 0; late < p; ++late) {
