@@ -1,0 +1,2 @@
+// Placeholder: filled in with the distance_aware family.
+#include <gtest/gtest.h>

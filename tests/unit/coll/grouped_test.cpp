@@ -1,0 +1,2 @@
+// Placeholder: filled in with the grouped family.
+#include <gtest/gtest.h>
