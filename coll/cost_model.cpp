@@ -22,8 +22,8 @@ struct Event {
 class Simulation {
  public:
   Simulation(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
-             const std::function<int(int)>& node_of)
-      : parameters_(parameters), node_of_(node_of), schedules_(static_cast<std::size_t>(ranks)),
+             const std::function<LinkClass(int, int)>& link_of)
+      : parameters_(parameters), link_of_(link_of), schedules_(static_cast<std::size_t>(ranks)),
         state_(static_cast<std::size_t>(ranks)) {
     for (int r = 0; r < ranks; ++r) {
       build(r, schedules_[r]);
@@ -118,7 +118,7 @@ class Simulation {
     recvs_[c].pop_front();
     State& from = state_[send.rank];
     State& to = state_[recv.rank];
-    const Link& link = node_of_(send.rank) == node_of_(recv.rank) ? parameters_.same_node : parameters_.other_node;
+    const Link& link = parameters_.link(link_of_(send.rank, recv.rank));
     const Vertex& v = schedules_[send.rank].vertices()[send.vertex];
     const double begin = std::max({send.time, recv.time, from.send_free, to.recv_free});
     const double end = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
@@ -137,7 +137,7 @@ class Simulation {
   }
 
   const CostParameters& parameters_;
-  const std::function<int(int)>& node_of_;
+  const std::function<LinkClass(int, int)>& link_of_;
   std::vector<Schedule> schedules_;
   std::vector<State> state_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
@@ -146,9 +146,25 @@ class Simulation {
 
 }  // namespace
 
+LinkClass link_class(int distance) {
+  if (distance <= 1) return LinkClass::kSameCache;
+  if (distance <= 4) return LinkClass::kSamePackage;
+  return distance <= 6 ? LinkClass::kSameNode : LinkClass::kOtherNode;
+}
+
+CostParameters CostParameters::uniform(Link link, double gamma) { return two_level(link, link, gamma); }
+
+CostParameters CostParameters::two_level(Link node, Link network, double gamma) {
+  CostParameters p;
+  p.links.fill(node);
+  p.links[static_cast<std::size_t>(LinkClass::kOtherNode)] = network;
+  p.gamma = gamma;
+  return p;
+}
+
 double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
-               const std::function<int(int)>& node_of) {
-  return Simulation(ranks, build, parameters, node_of).run();
+               const std::function<LinkClass(int, int)>& link_of) {
+  return Simulation(ranks, build, parameters, link_of).run();
 }
 
 }  // namespace strata::coll

@@ -3,9 +3,10 @@
 //
 // Rules: a transfer starts once the send and its matching receive are both ready and the sender's send port and
 // the receiver's receive port are free (one message in and one out at a time per rank, as in the single-port
-// model), and lasts alpha + bytes * beta of its link class (same node or not). A reduce takes bytes * gamma of
+// model), and lasts alpha + bytes * beta of its link class (how close the two processes are). A reduce takes bytes * gamma of
 // its rank's processor; copies and callbacks take no time. The prediction is the time the last vertex finishes.
 #pragma once
+#include <array>
 #include <functional>
 
 #include "coll/schedule.hpp"
@@ -17,15 +18,27 @@ struct Link {
   double beta = 0;   // seconds per byte
 };
 
+// The link classes the model tells apart, from the closest: two processes sharing a cache (L3 or below), the same
+// package (or NUMA node), the same node, other nodes.
+enum class LinkClass : int { kSameCache, kSamePackage, kSameNode, kOtherNode, kCount };
+
+// The class of two processes at a distance of topo::distance's scale (1: a cache, 2-4: a package or NUMA node,
+// 5-6: the node, 7: beyond it).
+LinkClass link_class(int distance);
+
 struct CostParameters {
-  Link same_node;
-  Link other_node;
+  std::array<Link, static_cast<std::size_t>(LinkClass::kCount)> links{};
   double gamma = 0;  // seconds per byte reduced
+
+  const Link& link(LinkClass c) const { return links[static_cast<std::size_t>(c)]; }
+  // The same link everywhere, or one inside nodes and another between them.
+  static CostParameters uniform(Link link, double gamma);
+  static CostParameters two_level(Link node, Link network, double gamma);
 };
 
-// `build(rank, schedule)` builds each rank's schedule; `node_of(rank)` says which node a rank is on. Returns the
-// predicted seconds, or a negative value when the schedules cannot complete (a receive without a send).
+// `build(rank, schedule)` builds each rank's schedule; `link_of(a, b)` says how ranks a and b are connected.
+// Returns the predicted seconds, or a negative value when the schedules cannot complete (a receive without a send).
 double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
-               const std::function<int(int)>& node_of);
+               const std::function<LinkClass(int, int)>& link_of);
 
 }  // namespace strata::coll

@@ -17,7 +17,8 @@ namespace {
 
 constexpr double kAlpha = 2e-6, kBeta = 1e-9, kGamma = 3e-10;
 
-const CostParameters kOneNode{{kAlpha, kBeta}, {kAlpha, kBeta}, kGamma};
+const CostParameters kOneNode = CostParameters::uniform({kAlpha, kBeta}, kGamma);
+const auto kAllClose = [](int, int) { return LinkClass::kSameCache; };
 
 // The predicted time of `name` for `op` on p ranks with m bytes (m / 8 doubles) per rank.
 double cost(Operation op, const char* name, int p, std::size_t m) {
@@ -40,7 +41,7 @@ double cost(Operation op, const char* name, int p, std::size_t m) {
         args.op = datatype::predefined_op(datatype::kOpSum);
         a->build(args, s);
       },
-      kOneNode, [](int) { return 0; });
+      kOneNode, kAllClose);
 }
 
 const int kRanks[] = {2, 4, 8, 16, 32};
@@ -66,8 +67,7 @@ TEST(CostModel, FlatTreeReduce) {  // (p - 1)(alpha + m beta + m gamma)
   for (int p : kRanks)
     for (std::size_t m : kBytes) {
       const double closed = (p - 1) * (kAlpha + m * kBeta + m * kGamma);
-      const double t = predict(p, [&](int rank, Schedule& s) { textbook_flat_tree(rank, p, m, s); }, kOneNode,
-                               [](int) { return 0; });
+      const double t = predict(p, [&](int rank, Schedule& s) { textbook_flat_tree(rank, p, m, s); }, kOneNode, kAllClose);
       EXPECT_NEAR(t, closed, 1e-12) << "p " << p << ", m " << m;
       // Strata's linear reduce double-buffers, so the root reduces one vector while the next arrives.
       EXPECT_LE(cost(Operation::kReduce, "linear", p, m), closed + 1e-12) << "p " << p << ", m " << m;
@@ -104,7 +104,7 @@ TEST(CostModel, OtherNodesCostTheirOwnLink) {  // a 2-rank broadcast across node
   const Algorithm* a = find_algorithm(Operation::kBcast, "binomial");
   ASSERT_NE(a, nullptr);
   double x[128] = {};
-  const CostParameters two_nodes{{kAlpha, kBeta}, {10 * kAlpha, 5 * kBeta}, kGamma};
+  const CostParameters two_nodes = CostParameters::two_level({kAlpha, kBeta}, {10 * kAlpha, 5 * kBeta}, kGamma);
   const double t = predict(
       2,
       [&](int rank, Schedule& s) {
@@ -116,7 +116,7 @@ TEST(CostModel, OtherNodesCostTheirOwnLink) {  // a 2-rank broadcast across node
         args.recvtype = datatype::predefined(datatype::kDouble);
         a->build(args, s);
       },
-      two_nodes, [](int rank) { return rank; });
+      two_nodes, [](int a, int b) { return a == b ? LinkClass::kSameNode : LinkClass::kOtherNode; });
   EXPECT_NEAR(t, 10 * kAlpha + 1024 * 5 * kBeta, 1e-12);
 }
 
