@@ -2,10 +2,13 @@
 // schedules), and every MPI call that waits or tests drives them. Single-threaded by design (MPI_THREAD_SERIALIZED).
 //
 // Waiting policy: a waiter spins briefly (latency), then yields the core on every idle poll, because the machines
-// Strata is tested on run more ranks than cores and a spinning rank would starve the one it waits for.
+// Strata is tested on run more ranks than cores and a spinning rank would starve the one it waits for. The spin is
+// bounded in passes and in time: a pass that polls a network endpoint is a system call, so a pass count tuned for
+// shared memory (tens of nanoseconds a pass) would spin for milliseconds there.
 #pragma once
 #include <sched.h>
 
+#include <chrono>
 #include <vector>
 
 namespace strata::runtime {
@@ -24,11 +27,21 @@ class Backoff {
  public:
   void made_progress() { idle_ = 0; }
   void idle() {
-    if (++idle_ > spin_limit()) sched_yield();
+    using Clock = std::chrono::steady_clock;
+    constexpr auto kLongestSpin = std::chrono::microseconds(20);
+    ++idle_;
+    if (idle_ > spin_limit()) {
+      sched_yield();
+    } else if (idle_ == 1) {
+      spin_start_ = Clock::now();
+    } else if (idle_ % 32 == 0 && Clock::now() - spin_start_ > kLongestSpin) {
+      idle_ = spin_limit();  // slow passes: yield from the next one on
+    }
   }
 
  private:
   int idle_ = 0;
+  std::chrono::steady_clock::time_point spin_start_;
 };
 
 // Drives progress until done() is true.

@@ -19,6 +19,28 @@ constexpr int kErrTruncate = 15;  // MPI_ERR_TRUNCATE
 constexpr std::size_t kSelfEagerLimit = 16 * 1024;
 constexpr int kChunkBits = 20;  // low bits of a data tag number the chunks of one transfer
 const char* kAddressKey = "strata.addr";
+const char* kHostKey = "strata.host";  // the real host name: simulated nodes (mpiexec --nodes) share one host
+
+std::string real_hostname() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+// How many ranks run on this host's cores: the ranks of my node, or, when nodes are simulated, every rank whose
+// real host is mine. It decides how long a waiter may spin: on an oversubscribed host a spinning rank holds the core
+// its peer needs, and a network poll is a system call, so even a short spin costs milliseconds there.
+int ranks_on_host(const runtime::World& world, std::size_t locals, bool has_remote) {
+  if (!has_remote) return static_cast<int>(locals);
+  const std::string mine = real_hostname();
+  int count = 0;
+  for (int r = 0; r < world.size; ++r) {
+    std::vector<char> host;
+    if (r == world.rank || (runtime::lookup(r, kHostKey, host).ok() && std::string(host.begin(), host.end()) == mine))
+      ++count;
+  }
+  return count;
+}
 
 std::string env_or(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
@@ -99,6 +121,8 @@ Status Engine::init(const runtime::World& world) {
     if (Status s = inbox_.create(world.job_id, me, static_cast<int>(locals.size()), my_slot); !s.ok()) return s;
   if (world.launched) {
     if (Status s = runtime::publish(kAddressKey, address_blob(shm_, net_)); !s.ok()) return s;
+    const std::string host = real_hostname();
+    if (Status s = runtime::publish(kHostKey, std::vector<char>(host.begin(), host.end())); !s.ok()) return s;
     if (Status s = runtime::exchange(); !s.ok()) return s;
   }
 
@@ -122,10 +146,10 @@ Status Engine::init(const runtime::World& world) {
     if (Status s = runtime::barrier(); !s.ok()) return s;
   if (rings_) inbox_.unlink();
 
-  // Oversubscribed (more ranks on this node than cores we may run on): yield almost at once when idle.
+  // Oversubscribed (more ranks on this host than cores we may run on): yield almost at once when idle.
   cpu_set_t cpus;
   int ncpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-  runtime::set_spin_limit(static_cast<int>(locals.size()) > ncpus ? 16 : 2000);
+  runtime::set_spin_limit(ranks_on_host(world, locals.size(), has_remote) > ncpus ? 16 : 2000);
   runtime::add_poller(&Engine::poll, this);
   return {};
 }
