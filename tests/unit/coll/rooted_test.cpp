@@ -272,7 +272,8 @@ void sweep(Operation op, MakeWorld make, bool in_place, bool one_type_only) {
 
 TEST(RootedRegistry, ListsEveryAlgorithm) {
   EXPECT_EQ(algorithm_names(Operation::kBarrier), "linear, dissemination, recursive_doubling, hierarchical");
-  EXPECT_EQ(algorithm_names(Operation::kBcast), "linear, binomial, knomial, pipeline, scatter_allgather, hierarchical");
+  EXPECT_EQ(algorithm_names(Operation::kBcast),
+            "linear, binomial, knomial, pipeline, scatter_allgather, hierarchical, distance_aware, grouped");
   EXPECT_EQ(algorithm_names(Operation::kGather), "linear, binomial, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kGatherv), "linear");
   EXPECT_EQ(algorithm_names(Operation::kScatter), "linear, binomial, hierarchical");
