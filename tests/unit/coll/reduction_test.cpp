@@ -520,9 +520,9 @@ TEST(ReductionRegistry, RingsAndPairwiseRefuseNonCommutativeOperators) {
 }
 
 TEST(ReductionRegistry, NamesPerOperation) {
-  EXPECT_EQ(algorithm_names(Operation::kReduce), "linear, binomial, reduce_scatter_gather, hierarchical");
+  EXPECT_EQ(algorithm_names(Operation::kReduce), "linear, binomial, reduce_scatter_gather, hierarchical, grouped");
   EXPECT_EQ(algorithm_names(Operation::kAllreduce),
-            "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, hierarchical");
+            "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, hierarchical, grouped");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatter), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatterBlock), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kScan), "linear, recursive_doubling");
