@@ -1,0 +1,153 @@
+#include "coll/cost_parameters.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+namespace strata::coll {
+namespace {
+
+constexpr int kErrArg = 13;    // MPI_ERR_ARG: the file says something wrong
+constexpr int kErrOther = 16;  // MPI_ERR_OTHER: the file cannot be read
+
+constexpr auto kClasses = static_cast<std::size_t>(LinkClass::kCount);
+constexpr std::size_t kGamma = kClasses;  // the entry after the link classes
+constexpr double kMicro = 1e-6, kNano = 1e-9;
+
+const char* entry_name(std::size_t entry) {
+  return entry == kGamma ? "gamma" : link_class_name(static_cast<LinkClass>(entry));
+}
+
+std::vector<std::string> tokens_of(const std::string& line) {
+  std::istringstream in(line.substr(0, line.find('#')));
+  std::vector<std::string> out;
+  for (std::string t; in >> t;) out.push_back(t);
+  return out;
+}
+
+// A finite non-negative number filling the whole token (from_chars: no locale, no leading '+' or spaces).
+bool parse_value(const std::string& token, double& value, std::string& why) {
+  const char* end = token.data() + token.size();
+  const auto [stop, ec] = std::from_chars(token.data(), end, value);
+  if (ec != std::errc() || stop != end) why = "is not a number";
+  else if (!std::isfinite(value)) why = "is not finite";
+  else if (value < 0) why = "is negative";
+  else return true;
+  return false;
+}
+
+// The figures of the defaults below, in the file's units.
+CostParameters from_file_units(const double (&links)[kClasses][2], double gamma_ns) {
+  CostParameters p;
+  for (std::size_t c = 0; c < kClasses; ++c) p.links[c] = {links[c][0] * kMicro, links[c][1] * kNano};
+  p.gamma = gamma_ns * kNano;
+  return p;
+}
+
+}  // namespace
+
+const char* link_class_name(LinkClass c) {
+  switch (c) {
+    case LinkClass::kSameCache: return "same_cache";
+    case LinkClass::kSamePackage: return "same_package";
+    case LinkClass::kSameNode: return "same_node";
+    case LinkClass::kOtherNode: return "other_node";
+    case LinkClass::kCount: break;
+  }
+  return "?";
+}
+
+Status read_cost_parameters(const std::string& path, CostParameters& out) {
+  std::ifstream in(path);
+  if (!in) return error(kErrOther, "cannot open cost file " + path);
+  CostParameters read;
+  int first_line[kGamma + 1] = {};  // where each entry was given, 0: not yet
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    const std::vector<std::string> tokens = tokens_of(line);
+    if (tokens.empty()) continue;
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    std::size_t entry = 0;
+    while (entry <= kGamma && tokens[0] != entry_name(entry)) ++entry;
+    if (entry > kGamma)
+      return error(kErrArg, where + "unknown entry \"" + tokens[0] +
+                                "\" (expected same_cache, same_package, same_node, other_node or gamma)");
+    if (first_line[entry] != 0)
+      return error(kErrArg, where + tokens[0] + " given again (first on line " + std::to_string(first_line[entry]) +
+                                ")");
+    first_line[entry] = number;
+    const std::size_t wanted = entry == kGamma ? 1 : 2;
+    const char* units = entry == kGamma ? "ns_per_byte" : "alpha_us beta_ns_per_byte";
+    if (tokens.size() - 1 < wanted)
+      return error(kErrArg, where + tokens[0] + " needs " + std::to_string(wanted) + " value(s) (" + units +
+                                "), got " + std::to_string(tokens.size() - 1));
+    if (tokens.size() - 1 > wanted)
+      return error(kErrArg, where + "unexpected \"" + tokens[wanted + 1] + "\" after " + tokens[0] + "'s " + units);
+    double values[2] = {};
+    for (std::size_t v = 0; v < wanted; ++v) {
+      std::string why;
+      if (!parse_value(tokens[v + 1], values[v], why))
+        return error(kErrArg, where + "\"" + tokens[v + 1] + "\" " + why);
+    }
+    if (entry == kGamma) read.gamma = values[0] * kNano;
+    else read.links[entry] = {values[0] * kMicro, values[1] * kNano};
+  }
+  if (in.bad()) return error(kErrOther, "cannot read cost file " + path);
+  for (std::size_t entry = 0; entry <= kGamma; ++entry)
+    if (first_line[entry] == 0) return error(kErrArg, path + ": no line for " + entry_name(entry));
+  out = read;
+  return {};
+}
+
+std::string format_cost_parameters(const CostParameters& p) {
+  std::string out = "# class alpha_us beta_ns_per_byte\n";
+  char line[128];
+  for (std::size_t c = 0; c < kClasses; ++c) {
+    std::snprintf(line, sizeof line, "%s %.6g %.6g\n", entry_name(c), p.links[c].alpha / kMicro,
+                  p.links[c].beta / kNano);
+    out += line;
+  }
+  std::snprintf(line, sizeof line, "gamma %.6g\n", p.gamma / kNano);
+  return out + line;
+}
+
+// Measured by bench/run-probe (bench/probe.c, 16 ranks on 2 simulated nodes of "pack:2 [numa] l3:2 core:2 pu:1",
+// bound to cores; RelWithDebInfo build) on the development machine, 2 real cores, Linux 6.18, 2026-11-22: each
+// figure is the median of 3 runs (one run's figures: the median of 7 batches). Since the simulated caches and
+// packages are all the same 2 real cores, the three classes inside a node measure one path (shared memory between
+// two processes of an oversubscribed machine, about 1.7 us and 11 GB/s) and agree within the noise; other nodes are
+// the tcp provider over loopback. Gamma: MPI_Reduce_local of 1 MiB of doubles (about 45 GB/s of one vector).
+// Measure the machine you plan for: `bench/run-probe > costs.txt`, then STRATA_COST_FILE=costs.txt.
+const CostParameters& default_cost_parameters() {
+  static const CostParameters measured = from_file_units(
+      {
+          {1.852, 0.08902},  // same_cache    alpha_us beta_ns_per_byte
+          {1.628, 0.09273},  // same_package
+          {1.684, 0.09129},  // same_node
+          {7.424, 0.2591},   // other_node
+      },
+      0.02223);  // gamma ns_per_byte
+  return measured;
+}
+
+CostParameters cost_parameters_from(const char* cost_file, std::ostream& warnings) {
+  if (cost_file == nullptr || *cost_file == '\0') return default_cost_parameters();
+  CostParameters p;
+  const Status s = read_cost_parameters(cost_file, p);
+  if (s.ok()) return p;
+  warnings << "strata: STRATA_COST_FILE: " << s.message << "; using the built-in cost parameters\n";
+  return default_cost_parameters();
+}
+
+const CostParameters& job_cost_parameters() {
+  static const CostParameters job = cost_parameters_from(std::getenv("STRATA_COST_FILE"), std::cerr);
+  return job;
+}
+
+}  // namespace strata::coll

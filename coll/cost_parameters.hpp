@@ -1,0 +1,42 @@
+// The cost model's parameters (cost_model.hpp) as a small text file, so that figures measured on a machine
+// (bench/probe.c prints this format) reach the model and strata-plan without rebuilding:
+//
+//   # comments run from '#' to the end of the line
+//   same_cache   alpha_us beta_ns_per_byte
+//   same_package alpha_us beta_ns_per_byte
+//   same_node    alpha_us beta_ns_per_byte
+//   other_node   alpha_us beta_ns_per_byte
+//   gamma        ns_per_byte
+//
+// Every line must be there once, with finite non-negative numbers; a file that says less is refused rather than
+// completed with guesses. The job's parameters are read once: STRATA_COST_FILE if set, else the defaults measured
+// on the development machine (cost_parameters.cpp says how).
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "coll/cost_model.hpp"
+#include "runtime/status.hpp"
+
+namespace strata::coll {
+
+// The file's name in the format for each link class: "same_cache", ..., "other_node".
+const char* link_class_name(LinkClass c);
+
+// Reads `path` into `out` (left unchanged on error). Errors name the file, the line and the bad token.
+Status read_cost_parameters(const std::string& path, CostParameters& out);
+
+// The format above, with the values rounded to 6 significant digits.
+std::string format_cost_parameters(const CostParameters& p);
+
+// The built-in parameters (measured, see cost_parameters.cpp).
+const CostParameters& default_cost_parameters();
+
+// The parameters for a STRATA_COST_FILE value: the defaults when `cost_file` is null or empty, the file's
+// otherwise; a file that cannot be used costs one line on `warnings` and the defaults.
+CostParameters cost_parameters_from(const char* cost_file, std::ostream& warnings);
+
+// The job's: cost_parameters_from(STRATA_COST_FILE, std::cerr), read on the first call.
+const CostParameters& job_cost_parameters();
+
+}  // namespace strata::coll

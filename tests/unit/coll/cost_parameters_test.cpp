@@ -1,0 +1,154 @@
+// The cost file (coll/cost_parameters.hpp): what format writes, read gives back; every way a file can be wrong is
+// refused with the file, line and token named; STRATA_COST_FILE's value picks the file or, with a warning, the
+// defaults.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "coll/cost_parameters.hpp"
+
+using namespace strata;
+using namespace strata::coll;
+
+namespace {
+
+constexpr int kErrArg = 13, kErrOther = 16;
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "strata_costs_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char* const kValid =
+    "# measured somewhere\n"
+    "same_cache 0.5 0.08   # trailing comment\n"
+    "\n"
+    "  same_package\t0.75 0.1\n"
+    "same_node 1 0.125\n"
+    "other_node 12.5 0.25\n"
+    "gamma 0.03\n";
+
+void expect_same(const CostParameters& a, const CostParameters& b) {
+  for (std::size_t c = 0; c < a.links.size(); ++c) {
+    EXPECT_NEAR(a.links[c].alpha, b.links[c].alpha, 1e-6 * a.links[c].alpha) << c;
+    EXPECT_NEAR(a.links[c].beta, b.links[c].beta, 1e-6 * a.links[c].beta) << c;
+  }
+  EXPECT_NEAR(a.gamma, b.gamma, 1e-6 * a.gamma);
+}
+
+TEST(CostParameters, ReadsEveryEntryInItsUnits) {
+  CostParameters p;
+  const Status s = read_cost_parameters(write_file("valid", kValid), p);
+  ASSERT_TRUE(s.ok()) << s.message;
+  EXPECT_DOUBLE_EQ(p.link(LinkClass::kSameCache).alpha, 0.5e-6);
+  EXPECT_DOUBLE_EQ(p.link(LinkClass::kSameCache).beta, 0.08e-9);
+  EXPECT_DOUBLE_EQ(p.link(LinkClass::kSamePackage).alpha, 0.75e-6);
+  EXPECT_DOUBLE_EQ(p.link(LinkClass::kSameNode).beta, 0.125e-9);
+  EXPECT_DOUBLE_EQ(p.link(LinkClass::kOtherNode).alpha, 12.5e-6);
+  EXPECT_DOUBLE_EQ(p.link(LinkClass::kOtherNode).beta, 0.25e-9);
+  EXPECT_DOUBLE_EQ(p.gamma, 0.03e-9);
+}
+
+TEST(CostParameters, RoundTrip) {
+  CostParameters p;
+  p.links = {Link{0.4321e-6, 0.0677e-9}, Link{1.5e-6, 0.122e-9}, Link{2e-6, 1e-10}, Link{7.219e-6, 0.2393e-9}};
+  p.gamma = 0.024e-9;
+  const std::string text = format_cost_parameters(p);
+  CostParameters back;
+  const Status s = read_cost_parameters(write_file("round_trip", text), back);
+  ASSERT_TRUE(s.ok()) << s.message << "\n" << text;
+  expect_same(p, back);
+  EXPECT_EQ(format_cost_parameters(back), text);  // the text is a fixed point
+
+  CostParameters defaults;
+  ASSERT_TRUE(read_cost_parameters(write_file("defaults", format_cost_parameters(default_cost_parameters())),
+                                   defaults).ok());
+  expect_same(default_cost_parameters(), defaults);
+}
+
+TEST(CostParameters, TheDefaultsAreMeasuredFigures) {  // every link costs something, the network the most alpha
+  const CostParameters& p = default_cost_parameters();
+  for (const Link& l : p.links) {
+    EXPECT_GT(l.alpha, 0);
+    EXPECT_GT(l.beta, 0);
+  }
+  EXPECT_GT(p.gamma, 0);
+  EXPECT_GT(p.link(LinkClass::kOtherNode).alpha, p.link(LinkClass::kSameCache).alpha);
+}
+
+struct Bad {
+  const char* name;
+  std::string text;
+  int error_class;
+  std::string message;  // after "<path>"
+};
+
+TEST(CostParameters, RefusesWhatItCannotUse) {
+  const std::string rest = "same_package 1 1\nsame_node 1 1\nother_node 1 1\ngamma 1\n";
+  const Bad cases[] = {
+      {"unknown", "same_cache 1 1\nsame_rack 2 2\n" + rest, kErrArg,
+       ":2: unknown entry \"same_rack\" (expected same_cache, same_package, same_node, other_node or gamma)"},
+      {"few", "same_cache 1\n" + rest, kErrArg,
+       ":1: same_cache needs 2 value(s) (alpha_us beta_ns_per_byte), got 1"},
+      {"none", rest + "same_cache\n", kErrArg, ":5: same_cache needs 2 value(s) (alpha_us beta_ns_per_byte), got 0"},
+      {"gamma_few", "same_cache 1 1\nsame_package 1 1\nsame_node 1 1\nother_node 1 1\ngamma # none\n", kErrArg,
+       ":5: gamma needs 1 value(s) (ns_per_byte), got 0"},
+      {"many", "same_cache 1 1 us\n" + rest, kErrArg,
+       ":1: unexpected \"us\" after same_cache's alpha_us beta_ns_per_byte"},
+      {"gamma_many", "same_cache 1 1\nsame_package 1 1\nsame_node 1 1\nother_node 1 1\ngamma 1 2\n", kErrArg,
+       ":5: unexpected \"2\" after gamma's ns_per_byte"},
+      {"word", "same_cache fast 1\n" + rest, kErrArg, ":1: \"fast\" is not a number"},
+      {"suffix", "same_cache 1us 1\n" + rest, kErrArg, ":1: \"1us\" is not a number"},
+      {"plus", "same_cache 1 +1\n" + rest, kErrArg, ":1: \"+1\" is not a number"},
+      {"negative", "same_cache 1 -0.5\n" + rest, kErrArg, ":1: \"-0.5\" is negative"},
+      {"infinite", "same_cache inf 1\n" + rest, kErrArg, ":1: \"inf\" is not finite"},
+      {"nan", "same_cache 1 nan\n" + rest, kErrArg, ":1: \"nan\" is not finite"},
+      {"twice", "same_cache 1 1\n" + rest + "# again\nsame_cache 2 2\n", kErrArg,
+       ":7: same_cache given again (first on line 1)"},
+      {"missing", rest, kErrArg, ": no line for same_cache"},
+      {"missing_gamma", "same_cache 1 1\nsame_package 1 1\nsame_node 1 1\nother_node 1 1\n", kErrArg,
+       ": no line for gamma"},
+      {"empty", "", kErrArg, ": no line for same_cache"},
+  };
+  for (const Bad& c : cases) {
+    const std::string path = write_file(c.name, c.text);
+    CostParameters p = CostParameters::uniform({1, 2}, 3);
+    const Status s = read_cost_parameters(path, p);
+    EXPECT_EQ(s.error_class, c.error_class) << c.name;
+    EXPECT_EQ(s.message, path + c.message) << c.name;
+    EXPECT_EQ(p.link(LinkClass::kSameCache).alpha, 1) << c.name << ": the output changed on an error";
+  }
+}
+
+TEST(CostParameters, AFileThatCannotBeRead) {
+  CostParameters p;
+  const std::string missing = ::testing::TempDir() + "strata_costs_does_not_exist";
+  Status s = read_cost_parameters(missing, p);
+  EXPECT_EQ(s.error_class, kErrOther);
+  EXPECT_EQ(s.message, "cannot open cost file " + missing);
+  s = read_cost_parameters(::testing::TempDir(), p);  // a directory opens but does not read
+  EXPECT_EQ(s.error_class, kErrOther) << s.message;
+}
+
+TEST(CostParameters, TheEnvironmentPicksTheFile) {
+  std::ostringstream warnings;
+  const CostParameters none = cost_parameters_from(nullptr, warnings);
+  expect_same(none, default_cost_parameters());
+  expect_same(cost_parameters_from("", warnings), default_cost_parameters());
+  EXPECT_EQ(warnings.str(), "");
+
+  const CostParameters file = cost_parameters_from(write_file("env", kValid).c_str(), warnings);
+  EXPECT_EQ(warnings.str(), "");
+  EXPECT_DOUBLE_EQ(file.link(LinkClass::kOtherNode).alpha, 12.5e-6);
+
+  const std::string bad = write_file("env_bad", std::string(kValid) + "gamma 2\n");
+  const CostParameters fallback = cost_parameters_from(bad.c_str(), warnings);
+  expect_same(fallback, default_cost_parameters());
+  EXPECT_EQ(warnings.str(), "strata: STRATA_COST_FILE: " + bad +
+                                ":8: gamma given again (first on line 7); using the built-in cost parameters\n");
+}
+
+}  // namespace

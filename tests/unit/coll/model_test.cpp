@@ -1,0 +1,109 @@
+// The hierarchical model of the hardware-topology paper (Goglin et al. 2018, section 6, ../shared/papers/goglin2018-
+// hierarchical-model-hardware-topology-mpi.txt) checked with the cost model: a flat-tree broadcast of m bytes over p
+// processes costs (p - 1)(alpha + m beta); over a hierarchy of L levels it costs the sum over the levels of
+// (p_i - 1)(alpha_i + m beta_i). For 8 processes on 2 x 2 x 2 and m = 1 that is 7(a + b) against 3(a + b).
+//
+// The ranks are bound one per core of sim_hierarchy's machine (2 packages x 2 L3 caches x 2 cores per node), so
+// every level of the hierarchy cuts a group in two and a bcast among 2 leaders is one message, whatever the rule
+// table picks for it. The times are sums of dyadic numbers, so the comparisons are exact.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "coll/algorithms.hpp"
+#include "coll/cost_model.hpp"
+#include "datatype/predefined.hpp"
+#include "sim_hierarchy.hpp"
+#include "topo/placement.hpp"
+
+using namespace strata;
+using namespace strata::coll;
+
+namespace {
+
+// p ranks in block order, one per core, 8 cores per node.
+sim::Layout block_layout(int p) {
+  sim::Layout l;
+  for (int r = 0; r < p; ++r) {
+    l.node.push_back(r / 8);
+    l.core.push_back(r % 8);
+  }
+  return l;
+}
+
+// The predicted time of bcast `name` of m bytes from `root` over the layout's ranks.
+double bcast_time(const char* name, const sim::Layout& layout, int root, std::size_t m,
+                  const CostParameters& parameters) {
+  const Algorithm* a = find_algorithm(Operation::kBcast, name);
+  EXPECT_NE(a, nullptr) << name;
+  if (a == nullptr) return -1;
+  const int p = static_cast<int>(layout.node.size());
+  const std::vector<topo::Placement> placements = sim::placements(layout);
+  static std::vector<char> buffer;
+  buffer.assign(m, 0);
+  return predict(
+      p,
+      [&](int rank, Schedule& s) {
+        Args args;
+        args.rank = rank;
+        args.size = p;
+        args.root = root;
+        args.recvbuf = buffer.data();
+        args.recvcount = m;
+        args.recvtype = datatype::predefined(datatype::kByte);
+        args.hierarchy = sim::hierarchy(layout, rank);
+        ASSERT_TRUE(a->applies == nullptr || a->applies(args)) << name;
+        a->build(args, s);
+      },
+      parameters,
+      [&](int x, int y) {
+        return link_class(topo::distance(placements[static_cast<std::size_t>(x)],
+                                         placements[static_cast<std::size_t>(y)]));
+      });
+}
+
+TEST(HierarchicalBcastModel, FlatTreeAgainstThreeLevelsIsSevenThirds) {
+  const Link link{0.5, 0.25};  // alpha + 1 byte * beta = 0.75: exact in binary
+  const CostParameters equal = CostParameters::uniform(link, 0);
+  const sim::Layout eight = block_layout(8);
+  ASSERT_EQ(sim::hierarchy(eight, 0)->levels.size(), 3u);  // Package, L3Cache, core: 2 parts each
+  for (int root : {0, 5}) {
+    const double flat = bcast_time("linear", eight, root, 1, equal);
+    const double hierarchical = bcast_time("hierarchical", eight, root, 1, equal);
+    EXPECT_EQ(flat, 7 * (link.alpha + link.beta)) << "root " << root;
+    EXPECT_EQ(hierarchical, 3 * (link.alpha + link.beta)) << "root " << root;
+    EXPECT_DOUBLE_EQ(flat / hierarchical, 7.0 / 3.0) << "root " << root;
+  }
+}
+
+// Each level its own link: 16 ranks on 2 nodes, so the four levels are the four link classes, the network's
+// alpha ten times the node's.
+TEST(HierarchicalBcastModel, EachLevelCostsItsOwnLink) {
+  CostParameters per_level;
+  per_level.links = {Link{0.5, 0.125}, Link{1, 0.25}, Link{4, 0.5}, Link{40, 2}};
+  struct Level {
+    LinkClass link;
+    int parts;  // p_i
+  };
+  const Level levels[] = {{LinkClass::kOtherNode, 2}, {LinkClass::kSameNode, 2}, {LinkClass::kSamePackage, 2},
+                          {LinkClass::kSameCache, 2}};
+  const sim::Layout sixteen = block_layout(16);
+  ASSERT_EQ(sim::hierarchy(sixteen, 0)->levels.size(), 4u);
+  for (std::size_t m : {std::size_t{1}, std::size_t{64}})
+    for (int root : {0, 13}) {
+      double model = 0;
+      for (const Level& l : levels)
+        model += (l.parts - 1) * (per_level.link(l.link).alpha + static_cast<double>(m) * per_level.link(l.link).beta);
+      EXPECT_EQ(bcast_time("hierarchical", sixteen, root, m, per_level), model) << "m " << m << ", root " << root;
+    }
+
+  // The flat tree pays each rank's own link, one after the other: from rank 0, 8 ranks on the other node, 4 in
+  // the other package, 2 under the other L3 cache and 1 under its own.
+  const std::size_t m = 1;
+  auto cost = [&](LinkClass c) { return per_level.link(c).alpha + static_cast<double>(m) * per_level.link(c).beta; };
+  EXPECT_EQ(bcast_time("linear", sixteen, 0, m, per_level),
+            8 * cost(LinkClass::kOtherNode) + 4 * cost(LinkClass::kSameNode) + 2 * cost(LinkClass::kSamePackage) +
+                cost(LinkClass::kSameCache));
+}
+
+}  // namespace
