@@ -1,9 +1,6 @@
 // The persistent collectives (MPI-4.0 6.13): the same arguments and checks as the blocking and nonblocking calls
 // (coll_prepare.hpp), plus an info argument whose strata_coll_<operation> key names an algorithm. The init call
-// builds the collective once; MPI_Start (requests.cpp) only re-arms it. MPIX_Request_get_algorithm tells which
-// algorithm a collective request runs.
-#include <cstring>
-
+// builds the collective once; MPI_Start (requests.cpp) only re-arms it (coll_query_calls.cpp tells what it runs).
 #include "api/coll_prepare.hpp"
 #include "coll/collective.hpp"
 
@@ -147,22 +144,4 @@ extern "C" int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, cons
                                         MPI_Request* request) {
   return run_init("MPI_Reduce_scatter_init", comm, Operation::kReduceScatter, info, request,
                   reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
-}
-
-STRATA_PMPIX(Request_get_algorithm)
-extern "C" int PMPIX_Request_get_algorithm(MPI_Request request, char* name, int* resultlen) {
-  Check check("MPIX_Request_get_algorithm");
-  check.not_null(name, "name").not_null(resultlen, "resultlen");
-  const ApiRequest* r = check.ok() ? requests().get(request) : nullptr;
-  if (check.ok() && (r == nullptr || r->collective_run == nullptr))
-    check.fail(MPI_ERR_REQUEST, request == MPI_REQUEST_NULL
-                                    ? std::string("request is MPI_REQUEST_NULL")
-                                    : "request " + std::to_string(request) + " is not a collective's request");
-  if (!check.ok()) return check.raise();
-  const std::string& algorithm = r->collective_run->algorithm().name;
-  const std::size_t n = std::min(algorithm.size(), static_cast<std::size_t>(MPI_MAX_OBJECT_NAME - 1));
-  std::memcpy(name, algorithm.data(), n);
-  name[n] = '\0';
-  *resultlen = static_cast<int>(n);
-  return MPI_SUCCESS;
 }

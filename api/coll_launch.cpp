@@ -142,6 +142,11 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
   return start(check, handle, c, std::move(collective), request);
 }
 
+Status explain(comm::Communicator& c, coll::Operation op, coll::Args& args, coll::Choice& out) {
+  const std::string& forced = complete_args(c, op, args, nullptr);
+  return coll::choose(op, args, forced, out);
+}
+
 int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<coll::Collective> collective,
           MPI_Request* request) {
   collective->start(coll::tag_base(c.collectives_started++));

@@ -28,6 +28,9 @@ int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<
 // (`info`, may be null), else the communicator's choice; handed out as an inactive persistent request.
 int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
                     const runtime::Info* info, MPI_Request* request);
+// What a call of `op` with `args` (its buffers may be null) would run on `c`, and why, without building it.
+Status explain(comm::Communicator& c, coll::Operation op, coll::Args& args, coll::Choice& out);
+
 // MPI_Start of such a request (inactive): re-arms the built collective, no allocation, no selection.
 void start_persistent(ApiRequest& r);
 

@@ -7,19 +7,20 @@ namespace strata::coll {
 Status Collective::create(Operation op, Args args, const Channel& channel, const std::string& forced,
                           std::unique_ptr<Collective>& out) {
   std::unique_ptr<Collective> c(new Collective);
-  if (Status s = select(op, args, forced, c->algorithm_); !s.ok()) return s;
+  if (Status s = choose(op, args, forced, c->choice_); !s.ok()) return s;
+  const Algorithm* algorithm = c->choice_.algorithm;
   c->args_ = std::move(args);
   c->forced_ = forced;
   if (call_check_enabled()) {
     c->check_ = std::make_unique<CallCheck>(op, c->args_);
-    Schedule algorithm;
-    c->algorithm_->build(c->args_, algorithm);
-    c->schedule_.append(algorithm, {c->check_->build(c->schedule_)}, CallCheck::tag_count());
+    Schedule built;
+    algorithm->build(c->args_, built);
+    c->schedule_.append(built, {c->check_->build(c->schedule_)}, CallCheck::tag_count());
   } else {
-    c->algorithm_->build(c->args_, c->schedule_);
+    algorithm->build(c->args_, c->schedule_);
   }
   if (c->schedule_.tags() > kTagsPerCollective)
-    return strata::error(17, std::string("internal: ") + operation_name(op) + " algorithm " + c->algorithm_->name +
+    return strata::error(17, std::string("internal: ") + operation_name(op) + " algorithm " + algorithm->name +
                                  " uses " + std::to_string(c->schedule_.tags()) +
                                  " tags, more than its block");  // MPI_ERR_INTERN
   c->port_ = std::make_unique<TransportPort>(channel);

@@ -9,6 +9,7 @@
 #include "coll/algorithms.hpp"
 #include "coll/call_check.hpp"
 #include "coll/execution.hpp"
+#include "coll/selection.hpp"
 #include "coll/transport_port.hpp"
 #include "runtime/status.hpp"
 
@@ -37,14 +38,15 @@ class Collective {
   bool running() const { return started_ && !finished(); }
   int error() const { return execution_->error(); }
   const std::string& message() const { return execution_->message(); }
-  const Algorithm& algorithm() const { return *algorithm_; }
+  const Algorithm& algorithm() const { return *choice_.algorithm; }
+  const Choice& choice() const { return choice_; }  // and why (selection.hpp)
   const Args& args() const { return args_; }
   const std::string& forced() const { return forced_; }
   std::size_t scratch_bytes() const { return schedule_.scratch_bytes(); }
 
  private:
   Collective() = default;
-  const Algorithm* algorithm_ = nullptr;
+  Choice choice_;
   Args args_;  // kept: the schedule may refer to its vectors
   std::string forced_;
   std::unique_ptr<CallCheck> check_;  // STRATA_CHECK_COLL: runs first in the schedule

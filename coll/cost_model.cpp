@@ -22,8 +22,8 @@ struct Event {
 class Simulation {
  public:
   Simulation(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
-             const std::function<LinkClass(int, int)>& link_of)
-      : parameters_(parameters), link_of_(link_of), schedules_(static_cast<std::size_t>(ranks)),
+             const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of)
+      : parameters_(parameters), link_of_(link_of), node_of_(node_of), schedules_(static_cast<std::size_t>(ranks)),
         state_(static_cast<std::size_t>(ranks)) {
     for (int r = 0; r < ranks; ++r) {
       build(r, schedules_[r]);
@@ -118,11 +118,19 @@ class Simulation {
     recvs_[c].pop_front();
     State& from = state_[send.rank];
     State& to = state_[recv.rank];
-    const Link& link = parameters_.link(link_of_(send.rank, recv.rank));
+    const LinkClass link_class = link_of_(send.rank, recv.rank);
+    const Link& link = parameters_.link(link_class);
     const Vertex& v = schedules_[send.rank].vertices()[send.vertex];
-    const double begin = std::max({send.time, recv.time, from.send_free, to.recv_free});
+    double begin = std::max({send.time, recv.time, from.send_free, to.recv_free});
+    double *node_out = nullptr, *node_in = nullptr;
+    if (node_of_ && link_class == LinkClass::kOtherNode) {
+      node_out = &node_port(node_of_(send.rank)).send_free;
+      node_in = &node_port(node_of_(recv.rank)).recv_free;
+      begin = std::max({begin, *node_out, *node_in});
+    }
     const double end = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
     from.send_free = to.recv_free = end;
+    if (node_out != nullptr) *node_out = *node_in = end;
     finish(send.rank, send.vertex, end);
     finish(recv.rank, recv.vertex, end);
   }
@@ -137,7 +145,14 @@ class Simulation {
   }
 
   const CostParameters& parameters_;
+  struct Port {
+    double send_free = 0, recv_free = 0;
+  };
+  Port& node_port(int node) { return node_ports_[node]; }
+
   const std::function<LinkClass(int, int)>& link_of_;
+  const std::function<int(int)>& node_of_;
+  std::map<int, Port> node_ports_;
   std::vector<Schedule> schedules_;
   std::vector<State> state_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
@@ -163,8 +178,8 @@ CostParameters CostParameters::two_level(Link node, Link network, double gamma) 
 }
 
 double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
-               const std::function<LinkClass(int, int)>& link_of) {
-  return Simulation(ranks, build, parameters, link_of).run();
+               const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of) {
+  return Simulation(ranks, build, parameters, link_of, node_of).run();
 }
 
 }  // namespace strata::coll

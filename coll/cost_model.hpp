@@ -37,8 +37,11 @@ struct CostParameters {
 };
 
 // `build(rank, schedule)` builds each rank's schedule; `link_of(a, b)` says how ranks a and b are connected.
+// `node_of(rank)`, when given, makes each node's network port single too: a node sends one message and receives
+// one at a time over kOtherNode links, whichever of its ranks they belong to (the ranks of a node share its network
+// interface, so a flat algorithm whose ranks all talk across nodes at once queues there).
 // Returns the predicted seconds, or a negative value when the schedules cannot complete (a receive without a send).
 double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
-               const std::function<LinkClass(int, int)>& link_of);
+               const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of = {});
 
 }  // namespace strata::coll

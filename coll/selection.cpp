@@ -4,7 +4,10 @@
 #include <cctype>
 #include <cstdlib>
 #include <limits>
+#include <map>
+#include <memory>
 
+#include "coll/cost_parameters.hpp"
 #include "coll/hierarchy.hpp"
 
 namespace strata::coll {
@@ -53,19 +56,21 @@ struct Rule {
 };
 
 constexpr int kMany = std::numeric_limits<int>::max();
+constexpr int kMostRanksCosted = 128;
 
-// Across nodes the hierarchical algorithms come first: each node's data crosses the network once, whatever the rank
-// order, where a flat algorithm's messages cross it as often as its rank order makes them. bench/run-topology (8
-// ranks on 2 simulated nodes of pack:2 core:2, tcp between them; us, hierarchical / best flat, block order then
-// ranks scattered over the nodes):
+// Across nodes the cost model chooses for the operations it can cost (barrier, bcast, reduce, allreduce, allgather:
+// model_choice.hpp); gather and scatter take the hierarchical algorithms by rule, since each node's data then
+// crosses the network once, whatever the rank order. bench/run-topology (8 ranks on 2 simulated nodes of pack:2
+// core:2, tcp between them; us, hierarchical / best flat, block order then ranks scattered over the nodes), which
+// the model's choices follow:
 //              8 B                      64 KiB                   1 MiB
 //   bcast      2.9 / 2.7,  3.6 / 8.9    130 / 140,  89 / 313     1258 / 855,  1039 / 1354
 //   reduce     6.0 / 5.6,  4.7 / 6.5    213 / 249, 206 / 343     1447 / 1591, 1591 / 1630
 //   allreduce  117 / 126,  121 / 155    594 / 320, 306 / 602     4275 / 2431, 3739 / 2868
 //   allgather  128 / 151,  135 / 143    704 / 840, 779 / 984     13957 / 8673, 15044 / 7615
 // (8 ranks on 2 cores: runs differ by 30% and more.)
-// Above 256 KiB the hierarchical allreduce and allgather funnel every byte through one leader per node and lose to
-// Rabenseifner and recursive doubling, which keep every rank busy; they stay flat there.
+// Costing builds every rank's schedule for every candidate (the distance-aware tree alone is O(p^2 log p) per rank),
+// so beyond kMostRanksCosted ranks these measured rules choose instead.
 constexpr Rule kRules[] = {
     {Operation::kBarrier, kAny, 2, kMany, "hierarchical", true},
     {Operation::kBcast, kAny, 2, kMany, "hierarchical", true},
@@ -195,29 +200,100 @@ const std::string& info_key(Operation op) {
   return keys[static_cast<std::size_t>(op)];
 }
 
-Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out) {
-  out = nullptr;
-  const std::string& env = environment_choice(op);
-  Status s;
-  if (!forced.empty())
-    s = forced_algorithm(op, args, forced, "the communicator's info", out);
-  else if (!env.empty())
-    s = forced_algorithm(op, args, env, environment_name(op).c_str(), out);
-  if (!s.ok() || out != nullptr) return s;
+namespace {
+
+// The rule table's choice, or nullptr.
+const Algorithm* by_rule(Operation op, const Args& args, bool across_nodes) {
   const std::size_t bytes = message_bytes(op, args);
   for (const Rule& rule : kRules) {
     if (rule.op != op || bytes > rule.max_bytes || args.size < rule.min_ranks || args.size > rule.max_ranks)
       continue;
-    if (rule.across_nodes && !(args.hierarchy && args.hierarchy->spans_nodes())) continue;
+    if (rule.across_nodes && !across_nodes) continue;
     const Algorithm* a = find_algorithm(op, rule.name);
-    if (a != nullptr && applies(*a, args)) {
-      out = a;
-      return Status::success();
-    }
+    if (a != nullptr && applies(*a, args)) return a;
   }
-  out = first_applicable(op, args);
-  if (out == nullptr) return error(kErrArg, std::string("no ") + operation_name(op) + " algorithm applies");
+  return nullptr;
+}
+
+// The operations whose significant arguments agree on every rank, so that one rank can build every rank's schedule.
+bool costable(Operation op) {
+  return op == Operation::kBarrier || op == Operation::kBcast || op == Operation::kReduce ||
+         op == Operation::kAllreduce || op == Operation::kAllgather;
+}
+
+// The model's candidates: every algorithm that applies, the rule table's flat choice first (it wins ties: its rules
+// come from measurements).
+std::vector<const Algorithm*> candidates(Operation op, const Args& args) {
+  std::vector<const Algorithm*> out;
+  Args flat = args;
+  flat.hierarchy = nullptr;
+  if (const Algorithm* a = by_rule(op, flat, false)) out.push_back(a);
+  for (const Algorithm* a : algorithms_for(op))
+    if (applies(*a, args) && (out.empty() || a != out.front())) out.push_back(a);
+  return out;
+}
+
+// Predictions are made once per communicator and call shape: a loop over sizes must not rebuild every rank's
+// schedules at each call.
+struct ModelKey {
+  const Hierarchy* hierarchy;
+  Operation op;
+  std::size_t bytes;
+  int root;
+  const datatype::Op* reduce_op;
+  auto operator<=>(const ModelKey&) const = default;
+};
+
+Choice by_model(Operation op, const Args& args) {
+  struct Known {
+    std::weak_ptr<const Hierarchy> hierarchy;  // the key's pointer is meaningful only while this lives
+    Choice choice;
+  };
+  static std::map<ModelKey, Known> known;
+  const ModelKey key{args.hierarchy.get(), op, message_bytes(op, args), args.root, args.op};
+  if (auto it = known.find(key); it != known.end() && !it->second.hierarchy.expired()) return it->second.choice;
+  if (known.size() > 4096) known.clear();
+  Choice c;
+  c.candidates = rank_by_model(args, candidates(op, args), shared_view(*args.hierarchy), job_cost_parameters());
+  if (c.candidates.empty()) return c;  // nothing applies: the caller falls back to the table
+  c.algorithm = c.candidates.front().algorithm;
+  c.reason = "cost model";
+  known[key] = {args.hierarchy, c};
+  return c;
+}
+
+}  // namespace
+
+Status choose(Operation op, const Args& args, const std::string& forced, Choice& out) {
+  out = Choice{};
+  const std::string& env = environment_choice(op);
+  Status s;
+  if (!forced.empty()) {
+    s = forced_algorithm(op, args, forced, "the communicator's info", out.algorithm);
+    out.reason = "forced by info key " + info_key(op);
+  } else if (!env.empty()) {
+    s = forced_algorithm(op, args, env, environment_name(op).c_str(), out.algorithm);
+    out.reason = "forced by " + environment_name(op);
+  }
+  if (!s.ok() || out.algorithm != nullptr) return s;
+  if (args.hierarchy && costable(op) && args.size > 1 && args.size <= kMostRanksCosted) {
+    out = by_model(op, args);
+    if (out.algorithm != nullptr) return Status::success();
+  }
+  out.algorithm = by_rule(op, args, args.hierarchy && args.hierarchy->spans_nodes());
+  out.reason = "rule table";
+  if (out.algorithm != nullptr) return Status::success();
+  out.algorithm = first_applicable(op, args);
+  out.reason = "the first that applies";
+  if (out.algorithm == nullptr) return error(kErrArg, std::string("no ") + operation_name(op) + " algorithm applies");
   return Status::success();
+}
+
+Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out) {
+  Choice c;
+  Status s = choose(op, args, forced, c);
+  out = c.algorithm;
+  return s;
 }
 
 }  // namespace strata::coll

@@ -1,13 +1,17 @@
 // Which algorithm runs a collective: forced by name (the communicator's info key `strata_coll_<operation>`, then
-// the environment variable STRATA_COLL_<OPERATION>), else the first rule of the default table that matches the
-// operation, message size and communicator size and whose algorithm applies to the arguments, else the first
-// applicable algorithm of the registry. A forced name that does not exist is an error that lists the valid names;
+// the environment variable STRATA_COLL_<OPERATION>); else, for a call that may use the topology (Args::hierarchy:
+// the communicator spans nodes, or a topology-aware algorithm was named), the candidate the cost model predicts
+// fastest (model_choice.hpp) among every algorithm that applies;
+// else the first rule of the default table that matches the operation, message size and communicator size and
+// whose algorithm applies to the arguments, else the first applicable algorithm of the registry. A forced name that does not exist is an error that lists the valid names;
 // one that does not apply to a call (a ring for a non-commutative operator) leaves that call to the automatic
 // choice.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "coll/algorithms.hpp"
+#include "coll/model_choice.hpp"
 #include "runtime/status.hpp"
 
 namespace strata::coll {
@@ -15,8 +19,16 @@ namespace strata::coll {
 // "strata_coll_<operation>": the communicator info key that forces an algorithm.
 const std::string& info_key(Operation op);
 
-// `forced`: the info value for the operation on the communicator, or "" when it has none.
-Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out);
+// The choice and why it was made, for MPIX queries.
+struct Choice {
+  const Algorithm* algorithm = nullptr;
+  std::string reason;                 // "forced by ...", "cost model", "rule table ..."
+  std::vector<Candidate> candidates;  // the model's predictions, fastest first (empty unless it chose)
+};
+
+// `forced`: the info value for the operation on the communicator (or the persistent init's), or "" when it has none.
+Status choose(Operation op, const Args& args, const std::string& forced, Choice& out);
+Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out);  // choose()'s pick
 
 // Whether the call may run a topology-aware algorithm: one is forced (`forced`, else the environment), or the
 // communicator spans nodes (the rule table then prefers them). The caller then looks up Args::hierarchy.

@@ -648,6 +648,21 @@ STRATA_DECLARE_X(int, Get_hw_placement, (MPI_Info *placement))
  * collective's, MPI_ERR_ARG for a NULL argument. */
 STRATA_DECLARE_X(int, Request_get_algorithm, (MPI_Request request, char *name, int *resultlen))
 
+/* Why a collective runs the algorithm it runs: a new info object (free it with MPI_Info_free) with the keys
+ *   "algorithm"   its name, as above;
+ *   "reason"      "forced by info key strata_coll_<operation>", "forced by STRATA_COLL_<OPERATION>", "cost model"
+ *                 (the call could use the hardware topology: every candidate was costed), "rule table" (the
+ *                 measured defaults) or "the first that applies";
+ *   "candidates"  with "cost model": every candidate with its predicted time, fastest first, e.g.
+ *                 "hierarchical 12.1 us, binomial 20.4 us"; else empty.
+ * MPIX_Request_get_coll_info: for a persistent or active nonblocking collective request (errors as
+ * MPIX_Request_get_algorithm's). MPIX_Comm_get_coll_info: local; what a call of `operation` (an info key suffix:
+ * "bcast", "allreduce", ...; not the v and w variants) rooted at 0 with `bytes` per rank and block would run on
+ * comm now (MPI_DOUBLE sums for the reductions, MPI_BYTE otherwise). Errors: MPI_ERR_COMM, MPI_ERR_ARG for an
+ * unknown operation or a NULL argument, MPI_ERR_COUNT for negative bytes. */
+STRATA_DECLARE_X(int, Request_get_coll_info, (MPI_Request request, MPI_Info *info))
+STRATA_DECLARE_X(int, Comm_get_coll_info, (MPI_Comm comm, const char *operation, MPI_Count bytes, MPI_Info *info))
+
 /* The hierarchical-communicator proposals (../shared/papers: Goglin et al. 2018, section 3; Bouhrour et al.,
  * section 8). Levels are named as MPI_Comm_split_type's mpi_hw_resource_type values: hwloc://Machine (the node),
  * hwloc://Package, hwloc://NUMANode, hwloc://L3Cache, hwloc://L2Cache, hwloc://L1Cache, hwloc://Core, hwloc://PU.

@@ -13,7 +13,8 @@ set(STRATA_COLL_TEST_PROGRAMS
     coll_check
     coll_repeat
     coll_persistent
-    coll_persistent_alloc)
+    coll_persistent_alloc
+    coll_query)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
 add_dependencies(mpi_tests coll_tests)
@@ -97,8 +98,8 @@ endforeach()
 strata_coll_checked_test(coll_all 5)
 strata_coll_checked_test(coll_nonblocking 4)
 
-# ---- Topology-aware collectives (coll/algorithms/hierarchical.cpp) on simulated machines --------------------------
-# Across nodes the rule table picks the hierarchical algorithms by itself; on one node they are forced. The machine
+# ---- Topology-aware collectives (coll/algorithms/hierarchical.cpp, distance_aware.cpp) on simulated machines -------
+# Across nodes the cost model chooses among all algorithms by itself; on one node they are forced. The machine
 # has packages, L3 caches and cores, so the hierarchy has up to four levels; --cpu-list binds ranks out of order
 # (and rank 4 to a whole package, so that it is a part of its own below the package), so the split and shuffled
 # communicators of the programs meet non-contiguous parts.
@@ -112,3 +113,26 @@ foreach(program coll_all coll_nonblocking coll_persistent)
   list(TRANSFORM COLL_HIERARCHICAL PREPEND "-x;STRATA_COLL_" OUTPUT_VARIABLE forced)
   strata_scenario_test(${program} np7.shuffled.hierarchical NP 7 LAUNCH ${COLL_SHUFFLED} ${forced})
 endforeach()
+# The distance-aware tree and ring forced on one shuffled node (the ring serves one node only), the distance-aware
+# tree across nodes, and the automatic choice on four nodes whose ranks are bound unevenly (to a core, a package,
+# three cores, one core shared by two ranks).
+set(COLL_DISTANCE_AWARE -x STRATA_COLL_BCAST=distance_aware -x STRATA_COLL_ALLGATHER=distance_aware)
+foreach(program coll_all coll_nonblocking coll_persistent)
+  strata_scenario_test(${program} np7.shuffled.distance_aware NP 7 LAUNCH ${COLL_SHUFFLED} ${COLL_DISTANCE_AWARE})
+endforeach()
+strata_scenario_test(coll_all np7.nodes3.distance_aware NP 7
+                     LAUNCH --topology ${COLL_NODE} --nodes 3 --map-by node --bind-to core
+                            -x STRATA_COLL_BCAST=distance_aware)
+set(COLL_UNEVEN --topology ${COLL_NODE} --nodes 4 --cpu-list "0\;4\;0-3\;6\;2\;2\;1\;5-7")
+strata_scenario_test(coll_all np8.nodes4.nonuniform NP 8 LAUNCH ${COLL_UNEVEN})
+
+# ---- The grouped transformation (coll/algorithms/grouped.cpp): G = 2 groups of 5 ranks, then 3 of uneven sizes ------
+foreach(program coll_all coll_persistent)
+  strata_coll_forced_test(${program} 5 grouped BCAST=grouped REDUCE=grouped ALLREDUCE=grouped)
+endforeach()
+strata_coll_forced_test(coll_all 8 grouped BCAST=grouped REDUCE=grouped ALLREDUCE=grouped)
+
+# ---- What runs and why (MPIX_Comm_get_coll_info, MPIX_Request_get_coll_info; Strata only) ----------------------
+strata_mpi_test(coll_query NP 3 ARGS rules)
+strata_scenario_test(coll_query np6.nodes2 NP 6 LAUNCH --topology ${COLL_NODE} --nodes 2 --map-by node --bind-to core
+                     ARGS model)

@@ -120,4 +120,32 @@ TEST(CostModel, OtherNodesCostTheirOwnLink) {  // a 2-rank broadcast across node
   EXPECT_NEAR(t, 10 * kAlpha + 1024 * 5 * kBeta, 1e-12);
 }
 
+// Ranks 0, 2 on one node and 1, 3 on the other: the first step of a recursive-doubling allgather has two exchanges
+// across nodes, which queue at the nodes' single network ports; the second stays inside the nodes.
+TEST(CostModel, NodesShareTheirNetworkPort) {
+  const Algorithm* a = find_algorithm(Operation::kAllgather, "recursive_doubling");
+  ASSERT_NE(a, nullptr);
+  const Link node{kAlpha, kBeta}, network{10 * kAlpha, 5 * kBeta};
+  const CostParameters two_nodes = CostParameters::two_level(node, network, kGamma);
+  static char in[4096], out[4 * 4096];
+  const std::size_t m = sizeof in;
+  auto build = [&](int rank, Schedule& s) {
+    Args args;
+    args.rank = rank;
+    args.size = 4;
+    args.sendbuf = in;
+    args.recvbuf = out;
+    args.sendcount = args.recvcount = m;
+    args.sendtype = args.recvtype = datatype::predefined(datatype::kByte);
+    a->build(args, s);
+  };
+  auto node_of = [](int rank) { return rank % 2; };
+  auto link_of = [&](int x, int y) { return node_of(x) == node_of(y) ? LinkClass::kSameNode : LinkClass::kOtherNode; };
+  EXPECT_NEAR(predict(4, build, two_nodes, link_of, node_of),
+              2 * (network.alpha + m * network.beta) + node.alpha + 2 * m * node.beta, 1e-12);
+  // Without node ports both exchanges of the first step run at once.
+  EXPECT_NEAR(predict(4, build, two_nodes, link_of),
+              network.alpha + m * network.beta + node.alpha + 2 * m * node.beta, 1e-12);
+}
+
 }  // namespace

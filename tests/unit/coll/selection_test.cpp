@@ -1,13 +1,15 @@
 // Algorithm selection (coll/selection.*): the default table picks an algorithm that applies to every operation,
 // size and communicator size, also for a non-commutative operator and sizes that are not powers of two; a few
 // picks are checked against the measured table; forced names override it, fall back when they do not apply, and
-// an unknown name is an error listing the valid ones.
+// an unknown name is an error listing the valid ones. Where the topology may be used, the cost model chooses: every
+// rank alike, from its own view of the hierarchy.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "coll/selection.hpp"
 #include "datatype/predefined.hpp"
+#include "sim_hierarchy.hpp"
 
 using namespace strata;
 using namespace strata::coll;
@@ -82,6 +84,72 @@ TEST(Selection, ForcedNames) {
   EXPECT_EQ(s.error_class, 13);  // MPI_ERR_ARG
   EXPECT_NE(s.message.find("valid names: linear, binomial, knomial, pipeline, scatter_allgather"), std::string::npos)
       << s.message;
+}
+
+// ---- The cost model's choice ---------------------------------------------------------------------------------
+
+constexpr Operation kCostable[] = {Operation::kBarrier, Operation::kBcast, Operation::kReduce, Operation::kAllreduce,
+                                   Operation::kAllgather};
+
+Choice choice_of(Operation op, const sim::Layout& layout, int rank, std::size_t bytes) {
+  Args a = args_for(op, static_cast<int>(layout.node.size()), bytes, kSum);
+  a.rank = rank;
+  a.hierarchy = sim::hierarchy(layout, rank);
+  Choice c;
+  const Status s = choose(op, a, "", c);
+  EXPECT_TRUE(s.ok()) << s.message;
+  return c;
+}
+
+// Each rank sees its own node in detail and the others by node only, yet all must run the same algorithm.
+TEST(SelectionByModel, EveryRankChoosesAlike) {
+  for (int p : {2, 5, 8, 13})
+    for (const sim::Layout& layout : sim::layouts(p))
+      for (Operation op : kCostable)
+        for (std::size_t bytes : {8u, 65536u, 1u << 20}) {
+          const Choice first = choice_of(op, layout, 0, bytes);
+          ASSERT_NE(first.algorithm, nullptr);
+          EXPECT_EQ(first.reason, "cost model");
+          ASSERT_FALSE(first.candidates.empty());
+          EXPECT_EQ(first.candidates.front().algorithm, first.algorithm);
+          for (std::size_t i = 1; i < first.candidates.size(); ++i)
+            EXPECT_LE(first.candidates[i - 1].seconds, first.candidates[i].seconds);
+          for (int r = 1; r < p; ++r)
+            EXPECT_EQ(choice_of(op, layout, r, bytes).algorithm, first.algorithm)
+                << operation_name(op) << " " << bytes << " B, p " << p << ", " << layout.name << ", rank " << r;
+        }
+}
+
+// The messages that cross between nodes when every rank builds the chosen algorithm's schedule.
+int network_messages(Operation op, const sim::Layout& layout, std::size_t bytes) {
+  const int p = static_cast<int>(layout.node.size());
+  const Algorithm* algorithm = choice_of(op, layout, 0, bytes).algorithm;
+  std::vector<char> buffer(bytes * static_cast<std::size_t>(p));
+  int crossing = 0;
+  for (int r = 0; r < p; ++r) {
+    Args a = args_for(op, p, bytes, kSum);
+    a.rank = r;
+    a.sendbuf = a.recvbuf = buffer.data();
+    a.hierarchy = sim::hierarchy(layout, r);
+    Schedule s;
+    algorithm->build(a, s);
+    for (const Vertex& v : s.vertices())
+      if (v.kind == Kind::kSend && layout.node[static_cast<std::size_t>(v.peer)] != layout.node[r]) ++crossing;
+  }
+  return crossing;
+}
+
+// Ranks alternating between two nodes: a binomial tree in rank order would cross the network with half of its
+// messages; the choice crosses it once, as the paper's hierarchical and distance-aware trees do.
+TEST(SelectionByModel, ScatteredRanksCrossTheNetworkOnce) {
+  sim::Layout alternating{"2 nodes, alternating", {}, {}};
+  for (int r = 0; r < 8; ++r) {
+    alternating.node.push_back(r % 2);
+    alternating.core.push_back(r / 2);
+  }
+  for (std::size_t bytes : {8u, 65536u})
+    EXPECT_EQ(network_messages(Operation::kBcast, alternating, bytes), 1)
+        << bytes << " B: " << choice_of(Operation::kBcast, alternating, 0, bytes).algorithm->name;
 }
 
 }  // namespace

@@ -19,10 +19,11 @@ std::vector<int> shuffled(int p) {
 }  // namespace
 
 std::vector<Layout> layouts(int p) {
-  std::vector<Layout> out(3);
+  std::vector<Layout> out(4);
   out[0].name = "2 nodes, block order";
   out[1].name = "3 nodes, shuffled, one rank unbound";
   out[2].name = "1 node, shuffled";
+  out[3].name = "4 nodes, block order, two ranks per core on odd nodes";
   const std::vector<int> perm = shuffled(p);
   const int half = (p + 1) / 2;
   for (int r = 0; r < p; ++r) {
@@ -33,6 +34,9 @@ std::vector<Layout> layouts(int p) {
     out[1].core.push_back(r == p / 2 ? -1 : (s / 3) % kCores);
     out[2].node.push_back(0);
     out[2].core.push_back(s % kCores);
+    const int node = r * 4 / p, first = (node * p + 3) / 4, local = r - first;
+    out[3].node.push_back(node);
+    out[3].core.push_back((node % 2 == 1 ? local / 2 : local) % kCores);
   }
   return out;
 }

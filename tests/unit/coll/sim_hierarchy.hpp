@@ -18,7 +18,8 @@ struct Layout {
 };
 
 // The layouts the sweeps use for p ranks: two nodes in block order, three nodes with shuffled ranks and one unbound
-// rank, and one node with shuffled ranks bound to cores.
+// rank, one node with shuffled ranks bound to cores, and four nodes in block order whose bindings differ (one rank
+// per core on even nodes, two on odd ones).
 std::vector<Layout> layouts(int p);
 
 // The placements of a layout's ranks, as hwloc would give them on the machine above.

@@ -1,0 +1,103 @@
+// What a collective runs, and why (formats documented in mpi.h): MPIX_Request_get_algorithm and
+// MPIX_Request_get_coll_info for a collective request, MPIX_Comm_get_coll_info for a call a communicator would make.
+#include <cstring>
+#include <string>
+
+#include "api/coll_launch.hpp"
+#include "api/handles.hpp"
+#include "coll/collective.hpp"
+#include "datatype/predefined.hpp"
+
+using namespace strata;
+using namespace strata::api;
+using coll::Operation;
+
+namespace {
+
+runtime::Info describe(const coll::Choice& choice) {
+  runtime::Info info;
+  info.set("algorithm", choice.algorithm->name);
+  info.set("reason", choice.reason);
+  info.set("candidates", coll::describe(choice.candidates, choice.candidates.size()));
+  return info;
+}
+
+const coll::Collective* collective_of(Check& check, MPI_Request request) {
+  const ApiRequest* r = check.ok() ? requests().get(request) : nullptr;
+  if (check.ok() && (r == nullptr || r->collective_run == nullptr))
+    check.fail(MPI_ERR_REQUEST, request == MPI_REQUEST_NULL
+                                    ? std::string("request is MPI_REQUEST_NULL")
+                                    : "request " + std::to_string(request) + " is not a collective's request");
+  return check.ok() ? r->collective_run.get() : nullptr;
+}
+
+// The operation named `name` ("bcast", ...), or kCount.
+Operation operation_named(const char* name) {
+  for (int i = 0; i < static_cast<int>(Operation::kCount); ++i)
+    if (std::strcmp(coll::operation_name(static_cast<Operation>(i)), name) == 0) return static_cast<Operation>(i);
+  return Operation::kCount;
+}
+
+bool reduction(Operation op) {
+  return op == Operation::kReduce || op == Operation::kAllreduce || op == Operation::kReduceScatterBlock ||
+         op == Operation::kScan || op == Operation::kExscan;
+}
+
+// A call of `op` moving `bytes` per rank and block, rooted at 0: MPI_DOUBLE sums for reductions, MPI_BYTE otherwise.
+coll::Args hypothetical_call(Operation op, MPI_Count bytes) {
+  coll::Args a;
+  const bool doubles = reduction(op);
+  a.sendtype = a.recvtype = datatype::predefined(doubles ? datatype::kDouble : datatype::kByte);
+  a.sendcount = a.recvcount = static_cast<std::size_t>(doubles ? bytes / 8 : bytes);
+  if (doubles) a.op = datatype::predefined_op(datatype::kOpSum);
+  return a;
+}
+
+}  // namespace
+
+STRATA_PMPIX(Request_get_algorithm)
+extern "C" int PMPIX_Request_get_algorithm(MPI_Request request, char* name, int* resultlen) {
+  Check check("MPIX_Request_get_algorithm");
+  check.not_null(name, "name").not_null(resultlen, "resultlen");
+  const coll::Collective* c = collective_of(check, request);
+  if (!check.ok()) return check.raise();
+  const std::string algorithm = c->algorithm().name;
+  const std::size_t n = std::min(algorithm.size(), static_cast<std::size_t>(MPI_MAX_OBJECT_NAME - 1));
+  std::memcpy(name, algorithm.data(), n);
+  name[n] = '\0';
+  *resultlen = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPIX(Request_get_coll_info)
+extern "C" int PMPIX_Request_get_coll_info(MPI_Request request, MPI_Info* info) {
+  Check check("MPIX_Request_get_coll_info");
+  check.not_null(info, "info");
+  const coll::Collective* c = collective_of(check, request);
+  if (!check.ok()) return check.raise();
+  *info = add_info(describe(c->choice()));
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPIX(Comm_get_coll_info)
+extern "C" int PMPIX_Comm_get_coll_info(MPI_Comm comm, const char* operation, MPI_Count bytes, MPI_Info* info) {
+  Check check("MPIX_Comm_get_coll_info", comm);
+  comm::Communicator* c = nullptr;
+  check.comm(comm, c).not_null(operation, "operation").not_null(info, "info");
+  const Operation op = check.ok() ? operation_named(operation) : Operation::kCount;
+  if (check.ok() && op == Operation::kCount)
+    check.fail(MPI_ERR_ARG, std::string("unknown operation \"") + operation + "\" (use the name of the info key " +
+                                "strata_coll_<operation>, e.g. \"bcast\")");
+  const bool varying = op == Operation::kGatherv || op == Operation::kScatterv || op == Operation::kAllgatherv ||
+                       op == Operation::kAlltoallv || op == Operation::kAlltoallw || op == Operation::kReduceScatter;
+  if (check.ok() && varying)
+    check.fail(MPI_ERR_ARG, std::string("operation \"") + operation + "\" has per-rank counts; ask for its regular "
+                                                                      "variant");
+  if (check.ok() && bytes < 0) check.fail(MPI_ERR_COUNT, "bytes is negative (" + std::to_string(bytes) + ")");
+  if (!check.ok()) return check.raise();
+  coll::Args args = hypothetical_call(op, bytes);
+  coll::Choice choice;
+  if (const Status s = explain(*c, op, args, choice); !s.ok()) return check.fail(s.error_class, s.message).raise();
+  *info = add_info(describe(choice));
+  return MPI_SUCCESS;
+}

@@ -1,0 +1,59 @@
+#include "coll/model_choice.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+namespace strata::coll {
+
+std::vector<topo::Placement> shared_view(const Hierarchy& h) {
+  if (!h.spans_nodes()) return h.placements;
+  std::vector<topo::Placement> view;
+  view.reserve(h.placements.size());
+  for (const topo::Placement& p : h.placements) view.push_back(elsewhere(p.node));
+  return view;
+}
+
+std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const Algorithm*>& algorithms,
+                                     const std::vector<topo::Placement>& view, const CostParameters& parameters) {
+  const int p = static_cast<int>(view.size());
+  // Each rank's hierarchy in the view, made once for all candidates.
+  std::vector<std::shared_ptr<const Hierarchy>> hierarchies(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r) hierarchies[r] = std::make_shared<const Hierarchy>(make_hierarchy(view, r));
+  auto link_of = [&](int a, int b) { return link_class(topo::distance(view[a], view[b])); };
+
+  std::vector<Candidate> out;
+  for (const Algorithm* algorithm : algorithms) {
+    const double seconds = predict(
+        p,
+        [&](int r, Schedule& s) {
+          Args theirs = args;
+          theirs.rank = r;
+          theirs.hierarchy = hierarchies[r];
+          algorithm->build(theirs, s);
+        },
+        parameters, link_of, [&](int r) { return static_cast<int>(view[r].node); });
+    out.push_back({algorithm, seconds});
+  }
+  // Uncostable ones last; ties keep the order given (the caller's preference).
+  std::stable_sort(out.begin(), out.end(), [](const Candidate& x, const Candidate& y) {
+    if ((x.seconds < 0) != (y.seconds < 0)) return y.seconds < 0;
+    return x.seconds < y.seconds;
+  });
+  return out;
+}
+
+std::string describe(const std::vector<Candidate>& candidates, std::size_t top) {
+  std::string out;
+  for (std::size_t i = 0; i < candidates.size() && i < top; ++i) {
+    char figure[64];
+    if (candidates[i].seconds < 0)
+      std::snprintf(figure, sizeof figure, " (not costed)");
+    else
+      std::snprintf(figure, sizeof figure, " %.3g us", candidates[i].seconds * 1e6);
+    out += (out.empty() ? "" : ", ") + std::string(candidates[i].algorithm->name) + figure;
+  }
+  return out;
+}
+
+}  // namespace strata::coll

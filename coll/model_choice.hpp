@@ -1,0 +1,35 @@
+// The cost model as a chooser: the predicted time (cost_model.hpp) of each candidate algorithm for a call, built for
+// every rank of the communicator as one shared view of it describes them.
+//
+// Every member must pick the same algorithm, so the view holds only what every member knows alike. Within one node
+// that is every member's placement (bindings are job data). Across nodes a member knows only the other nodes'
+// ranks, not where they are bound: the view then places every rank by its node alone (hierarchy.hpp's
+// elsewhere()), links are "same node" or "other node", and the hierarchies in it are cut by node only. The
+// prediction is coarser there, but the same on every rank.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "coll/algorithms.hpp"
+#include "coll/cost_model.hpp"
+#include "coll/hierarchy.hpp"
+
+namespace strata::coll {
+
+struct Candidate {
+  const Algorithm* algorithm = nullptr;
+  double seconds = 0;  // predicted; negative when the schedules could not be costed
+};
+
+// The placements every member of the communicator of `h` knows alike (see above).
+std::vector<topo::Placement> shared_view(const Hierarchy& h);
+
+// The predicted time of each of `algorithms` for `args` (any rank's arguments of a call whose significant values
+// agree across ranks: bcast, reduce, allreduce, allgather, barrier) on the view; fastest first.
+std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const Algorithm*>& algorithms,
+                                     const std::vector<topo::Placement>& view, const CostParameters& parameters);
+
+// "hierarchical 12.1 us, binomial 20.4 us, ...": the first `top` candidates, for MPIX queries.
+std::string describe(const std::vector<Candidate>& candidates, std::size_t top);
+
+}  // namespace strata::coll

@@ -1,0 +1,156 @@
+/* What a collective runs and why (Strata's MPIX_Comm_get_coll_info and MPIX_Request_get_coll_info, mpi.h):
+ * - every rank is told the same algorithm for the same call, and it is the one a persistent request of that call
+ *   then runs (MPIX_Request_get_algorithm);
+ * - "cost model" answers list their candidates fastest first, the chosen one first; other answers list none;
+ * - an info key strata_coll_<operation> on the communicator forces the choice and says so;
+ * - bad input is reported with the right error class.
+ * Run on simulated nodes (the model chooses there) and on one node (the rule table does). */
+#include "test_util.h"
+
+static const char *const operations[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "gather"};
+static const MPI_Count sizes[] = {8, 65536, 1048576};
+
+static void get(MPI_Info info, const char *key, char *value, int size) {
+  int len = size, flag = 0;
+  CHECK_MPI(MPI_Info_get_string(info, key, &len, value, &flag));
+  CHECK(flag);
+}
+
+/* The names and times of a candidates list "a 1.2 us, b 3 us": names first-to-last, times non-decreasing. */
+static void check_candidates(const char *list, const char *chosen) {
+  char copy[2048];
+  snprintf(copy, sizeof copy, "%s", list);
+  double last = -1;
+  int count = 0;
+  for (char *item = strtok(copy, ","); item; item = strtok(NULL, ",")) {
+    char name[128];
+    double us = 0;
+    CHECK(sscanf(item, " %127s %lf us", name, &us) == 2);
+    if (count++ == 0) CHECK(strcmp(name, chosen) == 0);
+    CHECK(us >= last);
+    last = us;
+  }
+  CHECK(count >= 1);
+}
+
+/* Every rank's answer for one call equals rank 0's. */
+static void check_same_everywhere(const char *algorithm) {
+  char root[MPI_MAX_OBJECT_NAME];
+  snprintf(root, sizeof root, "%s", algorithm);
+  CHECK_MPI(MPI_Bcast(root, MPI_MAX_OBJECT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD));
+  CHECK(strcmp(root, algorithm) == 0);
+}
+
+/* The algorithm a persistent call of `op` with `bytes` runs. */
+static void persistent_algorithm(const char *op, MPI_Count bytes, char *name) {
+  int size, len;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int doubles = (int)(bytes / 8);
+  double *send = calloc((size_t)doubles * (size_t)size + 1, sizeof(double));
+  double *recv = calloc((size_t)doubles * (size_t)size + 1, sizeof(double));
+  MPI_Request r = MPI_REQUEST_NULL;
+  if (strcmp(op, "barrier") == 0) CHECK_MPI(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+  if (strcmp(op, "bcast") == 0)
+    CHECK_MPI(MPI_Bcast_init(recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+  if (strcmp(op, "reduce") == 0)
+    CHECK_MPI(MPI_Reduce_init(send, recv, doubles, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+  if (strcmp(op, "allreduce") == 0)
+    CHECK_MPI(MPI_Allreduce_init(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+  if (strcmp(op, "allgather") == 0)
+    CHECK_MPI(MPI_Allgather_init(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD,
+                                 MPI_INFO_NULL, &r));
+  if (strcmp(op, "gather") == 0)
+    CHECK_MPI(MPI_Gather_init(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD,
+                              MPI_INFO_NULL, &r));
+  CHECK(r != MPI_REQUEST_NULL);
+  CHECK_MPI(MPIX_Request_get_algorithm(r, name, &len));
+  MPI_Info info;
+  CHECK_MPI(MPIX_Request_get_coll_info(r, &info));
+  char algorithm[MPI_MAX_OBJECT_NAME];
+  get(info, "algorithm", algorithm, sizeof algorithm);
+  CHECK(strcmp(algorithm, name) == 0);
+  MPI_Info_free(&info);
+  CHECK_MPI(MPI_Request_free(&r));
+  free(send);
+  free(recv);
+}
+
+static void check_answers(int expect_model) {
+  for (size_t o = 0; o < sizeof operations / sizeof *operations; ++o)
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s) {
+      MPI_Info info;
+      CHECK_MPI(MPIX_Comm_get_coll_info(MPI_COMM_WORLD, operations[o], sizes[s], &info));
+      char algorithm[MPI_MAX_OBJECT_NAME], reason[256], candidates[2048], persistent[MPI_MAX_OBJECT_NAME];
+      get(info, "algorithm", algorithm, sizeof algorithm);
+      get(info, "reason", reason, sizeof reason);
+      get(info, "candidates", candidates, sizeof candidates);
+      MPI_Info_free(&info);
+      check_same_everywhere(algorithm);
+      persistent_algorithm(operations[o], sizes[s], persistent);
+      CHECK(strcmp(persistent, algorithm) == 0);
+      const int model = strcmp(reason, "cost model") == 0;
+      const int gather = strcmp(operations[o], "gather") == 0;  /* not costed: a rule decides */
+      CHECK(model == (expect_model && !gather));
+      if (model)
+        check_candidates(candidates, algorithm);
+      else
+        CHECK(candidates[0] == '\0');
+    }
+}
+
+static void check_forced(void) {
+  MPI_Comm c;
+  MPI_Info hints;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+  CHECK_MPI(MPI_Info_create(&hints));
+  CHECK_MPI(MPI_Info_set(hints, "strata_coll_bcast", "linear"));
+  CHECK_MPI(MPI_Comm_set_info(c, hints));
+  MPI_Info_free(&hints);
+  MPI_Info info;
+  char algorithm[MPI_MAX_OBJECT_NAME], reason[256];
+  CHECK_MPI(MPIX_Comm_get_coll_info(c, "bcast", 8, &info));
+  get(info, "algorithm", algorithm, sizeof algorithm);
+  get(info, "reason", reason, sizeof reason);
+  CHECK(strcmp(algorithm, "linear") == 0);
+  CHECK(strcmp(reason, "forced by info key strata_coll_bcast") == 0);
+  MPI_Info_free(&info);
+  MPI_Comm_free(&c);
+}
+
+static void check_bad_input(void) {
+  MPI_Info info;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* MPI_COMM_NULL errors go there */
+  int err = MPIX_Comm_get_coll_info(MPI_COMM_WORLD, "broadcast", 8, &info), cls;
+  MPI_Error_class(err, &cls);
+  CHECK(cls == MPI_ERR_ARG);
+  err = MPIX_Comm_get_coll_info(MPI_COMM_WORLD, "gatherv", 8, &info);
+  MPI_Error_class(err, &cls);
+  CHECK(cls == MPI_ERR_ARG);
+  err = MPIX_Comm_get_coll_info(MPI_COMM_WORLD, "bcast", -1, &info);
+  MPI_Error_class(err, &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  err = MPIX_Comm_get_coll_info(MPI_COMM_WORLD, "bcast", 8, NULL);
+  MPI_Error_class(err, &cls);
+  CHECK(cls == MPI_ERR_ARG);
+  err = MPIX_Comm_get_coll_info(MPI_COMM_NULL, "bcast", 8, &info);
+  MPI_Error_class(err, &cls);
+  CHECK(cls == MPI_ERR_COMM);
+  MPI_Request r = MPI_REQUEST_NULL;
+  err = MPIX_Request_get_coll_info(r, &info);
+  MPI_Error_class(err, &cls);
+  CHECK(cls == MPI_ERR_REQUEST);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  /* Usage: coll_query model|rules: whether the cost model is expected to choose (the communicator spans nodes). */
+  CHECK(argc == 2);
+  check_answers(strcmp(argv[1], "model") == 0);
+  check_forced();
+  check_bad_input();
+  MPI_Finalize();
+  return 0;
+}
