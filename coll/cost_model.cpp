@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 #include <queue>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -74,12 +75,21 @@ class Simulation {
     const Vertex& v = schedules_[e.rank].vertices()[e.vertex];
     State& s = state_[e.rank];
     switch (v.kind) {
-      case Kind::kSend:
-        sends_[{e.rank, v.peer, v.tag}].push_back(e);
+      case Kind::kSend: {
+        const Channel c{e.rank, v.peer, v.tag};
+        std::deque<Event>& sends = sends_[c];
+        sends.push_back(e);
+        if (sends.size() == 1 && !recvs_[c].empty()) matchable_.insert({e, c});
         return;
-      case Kind::kRecv:
-        recvs_[{v.peer, e.rank, v.tag}].push_back(e);
+      }
+      case Kind::kRecv: {
+        const Channel c{v.peer, e.rank, v.tag};
+        std::deque<Event>& recvs = recvs_[c];
+        recvs.push_back(e);
+        const std::deque<Event>& sends = sends_[c];
+        if (recvs.size() == 1 && !sends.empty()) matchable_.insert({sends.front(), c});
         return;
+      }
       case Kind::kReduce: {
         const double begin = std::max(e.time, s.cpu_free);
         s.cpu_free = begin + static_cast<double>(bytes(v.a)) * parameters_.gamma;
@@ -92,23 +102,14 @@ class Simulation {
   }
 
   // Channels whose oldest send and oldest receive are both ready meet, earliest-issued send first: one transfer
-  // each, on the sender's send port and the receiver's receive port.
+  // each, on the sender's send port and the receiver's receive port. `matchable_` holds exactly the channels with
+  // both, keyed by their oldest send, so each transfer costs a logarithm rather than a scan of every channel.
   void match_all() {
-    for (;;) {
-      Channel best{};
-      const Event* first = nullptr;
-      for (auto& [channel, sends] : sends_) {
-        if (sends.empty() || recvs_[channel].empty()) continue;
-        const Event& e = sends.front();
-        const bool earlier =
-            first == nullptr || std::tie(e.time, e.rank, e.vertex) < std::tie(first->time, first->rank, first->vertex);
-        if (earlier) {
-          first = &e;
-          best = channel;
-        }
-      }
-      if (first == nullptr) return;
-      transfer(best);
+    while (!matchable_.empty()) {
+      const Channel c = matchable_.begin()->second;
+      matchable_.erase(matchable_.begin());
+      transfer(c);
+      if (!sends_[c].empty() && !recvs_[c].empty()) matchable_.insert({sends_[c].front(), c});
     }
   }
 
@@ -157,6 +158,13 @@ class Simulation {
   std::vector<State> state_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   std::map<Channel, std::deque<Event>> sends_, recvs_;
+  struct Earlier {
+    bool operator()(const std::pair<Event, Channel>& x, const std::pair<Event, Channel>& y) const {
+      return std::tie(x.first.time, x.first.rank, x.first.vertex) <
+             std::tie(y.first.time, y.first.rank, y.first.vertex);
+    }
+  };
+  std::set<std::pair<Event, Channel>, Earlier> matchable_;
 };
 
 }  // namespace
