@@ -1,0 +1,75 @@
+#include "cluster.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <numeric>
+#include <random>
+
+#include <strings.h>
+
+namespace strata::plan {
+namespace {
+
+constexpr int kErrArg = 13;  // MPI_ERR_ARG
+
+constexpr std::string_view kNodes = "nodes:";
+
+}  // namespace
+
+Status parse_cluster(const std::string& description, Cluster& out) {
+  std::string rest = description;
+  const std::size_t start = rest.find_first_not_of(' ');
+  int nodes = 1;
+  if (start != std::string::npos && rest.compare(start, kNodes.size(), kNodes) == 0) {
+    const std::size_t from = start + kNodes.size(), to = std::min(rest.find(' ', from), rest.size());
+    const std::string count = rest.substr(from, to - from);
+    const auto [stop, ec] = std::from_chars(count.data(), count.data() + count.size(), nodes);
+    if (ec != std::errc() || stop != count.data() + count.size() || nodes < 1)
+      return error(kErrArg, "\"nodes:" + count + "\" is not a number of nodes (1 or more)");
+    rest.erase(0, to);
+  } else if (rest.find(kNodes) != std::string::npos) {
+    return error(kErrArg, "nodes:N must come first in \"" + description + "\"");
+  }
+  if (rest.find_first_not_of(' ') == std::string::npos)
+    return error(kErrArg, "\"" + description + "\" describes no node (e.g. \"nodes:4 pack:2 core:8\")");
+
+  Cluster c;
+  c.nodes = nodes;
+  c.node_description = rest.substr(rest.find_first_not_of(' '));
+  c.node_description.erase(c.node_description.find_last_not_of(' ') + 1);
+  // hwloc wants PUs last; "core:16" alone means one PU per core, as in the papers' machines.
+  const std::size_t last = c.node_description.rfind(' ') + 1;  // npos + 1 == 0: a single level
+  if (strncasecmp(c.node_description.c_str() + last, "pu:", 3) != 0) c.node_description += " pu:1";
+  const Status s = topo::Machine::from_synthetic(c.node_description, c.machine);
+  if (!s.ok()) return error(kErrArg, s.message + " (hwloc synthetic syntax, e.g. \"pack:2 l3:1 core:16\")");
+  c.cores = static_cast<int>(c.machine.instances(topo::Level::Core).size());
+  if (c.cores == 0) return error(kErrArg, "\"" + c.node_description + "\" has no cores to bind ranks to");
+  if (nodes > INT_MAX / c.cores) return error(kErrArg, "\"" + description + "\" has more ranks than an int holds");
+  out = std::move(c);
+  return {};
+}
+
+std::vector<topo::Placement> rank_placements(const Cluster& cluster, Order order) {
+  const std::vector<topo::Instance>& cores = cluster.machine.instances(topo::Level::Core);
+  std::vector<topo::Placement> on_node0;  // every node's core placements but for the node id
+  for (const topo::Instance& core : cores) on_node0.push_back(topo::place(cluster.machine, core.cpuset, 0));
+
+  std::vector<int> slot(static_cast<std::size_t>(cluster.ranks()));  // rank -> node * cores + core
+  std::iota(slot.begin(), slot.end(), 0);
+  if (order == Order::kShuffled) {
+    // Fisher-Yates on mt19937's output, which the standard fixes (std::shuffle's use of it is the library's own).
+    std::mt19937 random(20180);
+    for (std::size_t i = slot.size(); i > 1; --i) std::swap(slot[i - 1], slot[random() % i]);
+  }
+  std::vector<topo::Placement> out;
+  out.reserve(slot.size());
+  for (int s : slot) {
+    topo::Placement p = on_node0[static_cast<std::size_t>(s % cluster.cores)];
+    p.node = static_cast<uint32_t>(s / cluster.cores);
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace strata::plan
