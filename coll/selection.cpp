@@ -253,8 +253,11 @@ Choice by_model(Operation op, const Args& args) {
   const ModelKey key{args.hierarchy.get(), op, message_bytes(op, args), args.root, args.op};
   if (auto it = known.find(key); it != known.end() && !it->second.hierarchy.expired()) return it->second.choice;
   if (known.size() > 4096) known.clear();
+  // MPI_IN_PLACE is the root's alone in a reduce: costing must not depend on who costs.
+  Args shared = args;
+  if (op == Operation::kReduce) shared.in_place = false;
   Choice c;
-  c.candidates = rank_by_model(args, candidates(op, args), shared_view(*args.hierarchy), job_cost_parameters());
+  c.candidates = rank_by_model(shared, candidates(op, shared), shared_view(*args.hierarchy), job_cost_parameters());
   if (c.candidates.empty()) return c;  // nothing applies: the caller falls back to the table
   c.algorithm = c.candidates.front().algorithm;
   c.reason = "cost model";

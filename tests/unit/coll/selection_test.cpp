@@ -95,6 +95,7 @@ Choice choice_of(Operation op, const sim::Layout& layout, int rank, std::size_t 
   Args a = args_for(op, static_cast<int>(layout.node.size()), bytes, kSum);
   a.rank = rank;
   a.hierarchy = sim::hierarchy(layout, rank);
+  a.in_place = op == Operation::kReduce && rank == a.root;  // the root's alone
   Choice c;
   const Status s = choose(op, a, "", c);
   EXPECT_TRUE(s.ok()) << s.message;
