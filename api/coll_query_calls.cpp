@@ -6,7 +6,7 @@
 #include "api/coll_launch.hpp"
 #include "api/handles.hpp"
 #include "coll/collective.hpp"
-#include "datatype/predefined.hpp"
+#include "coll/model_choice.hpp"
 
 using namespace strata;
 using namespace strata::api;
@@ -36,21 +36,6 @@ Operation operation_named(const char* name) {
   for (int i = 0; i < static_cast<int>(Operation::kCount); ++i)
     if (std::strcmp(coll::operation_name(static_cast<Operation>(i)), name) == 0) return static_cast<Operation>(i);
   return Operation::kCount;
-}
-
-bool reduction(Operation op) {
-  return op == Operation::kReduce || op == Operation::kAllreduce || op == Operation::kReduceScatterBlock ||
-         op == Operation::kScan || op == Operation::kExscan;
-}
-
-// A call of `op` moving `bytes` per rank and block, rooted at 0: MPI_DOUBLE sums for reductions, MPI_BYTE otherwise.
-coll::Args hypothetical_call(Operation op, MPI_Count bytes) {
-  coll::Args a;
-  const bool doubles = reduction(op);
-  a.sendtype = a.recvtype = datatype::predefined(doubles ? datatype::kDouble : datatype::kByte);
-  a.sendcount = a.recvcount = static_cast<std::size_t>(doubles ? bytes / 8 : bytes);
-  if (doubles) a.op = datatype::predefined_op(datatype::kOpSum);
-  return a;
 }
 
 }  // namespace
@@ -95,7 +80,7 @@ extern "C" int PMPIX_Comm_get_coll_info(MPI_Comm comm, const char* operation, MP
                                                                       "variant");
   if (check.ok() && bytes < 0) check.fail(MPI_ERR_COUNT, "bytes is negative (" + std::to_string(bytes) + ")");
   if (!check.ok()) return check.raise();
-  coll::Args args = hypothetical_call(op, bytes);
+  coll::Args args = coll::typical_call(op, static_cast<std::size_t>(bytes));
   coll::Choice choice;
   if (const Status s = explain(*c, op, args, choice); !s.ok()) return check.fail(s.error_class, s.message).raise();
   *info = add_info(describe(choice));

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "datatype/predefined.hpp"
+
 namespace strata::coll {
 
 std::vector<topo::Placement> shared_view(const Hierarchy& h) {
@@ -41,6 +43,16 @@ std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const A
     return x.seconds < y.seconds;
   });
   return out;
+}
+
+Args typical_call(Operation op, std::size_t bytes) {
+  const bool doubles = op == Operation::kReduce || op == Operation::kAllreduce ||
+                       op == Operation::kReduceScatterBlock || op == Operation::kScan || op == Operation::kExscan;
+  Args a;
+  a.sendtype = a.recvtype = datatype::predefined(doubles ? datatype::kDouble : datatype::kByte);
+  a.sendcount = a.recvcount = doubles ? bytes / sizeof(double) : bytes;
+  if (doubles) a.op = datatype::predefined_op(datatype::kOpSum);
+  return a;
 }
 
 std::string describe(const std::vector<Candidate>& candidates, std::size_t top) {

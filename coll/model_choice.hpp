@@ -29,6 +29,11 @@ std::vector<topo::Placement> shared_view(const Hierarchy& h);
 std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const Algorithm*>& algorithms,
                                      const std::vector<topo::Placement>& view, const CostParameters& parameters);
 
+// A call of `op` moving `bytes` per rank and block, rooted at 0, without buffers (building a schedule never touches
+// the data): MPI_DOUBLE sums for the reductions, MPI_BYTE blocks otherwise. What MPIX_Comm_get_coll_info and
+// strata-plan cost when they have no real call; the caller sets rank and size.
+Args typical_call(Operation op, std::size_t bytes);
+
 // "hierarchical 12.1 us, binomial 20.4 us, ...": the first `top` candidates, for MPIX queries.
 std::string describe(const std::vector<Candidate>& candidates, std::size_t top);
 

@@ -26,7 +26,7 @@
 #include "coll/cost_model.hpp"
 #include "coll/cost_parameters.hpp"
 #include "coll/hierarchy.hpp"
-#include "datatype/predefined.hpp"
+#include "coll/model_choice.hpp"
 
 using namespace strata;
 
@@ -114,19 +114,12 @@ bool reduction(coll::Operation op) { return op == coll::Operation::kReduce || op
 // One rank's arguments. The buffers are only addresses: building a schedule never touches the data.
 coll::Args args_for(const Options& o, int rank, int size) {
   static std::byte send_area[8], recv_area[8];
-  coll::Args a;
+  coll::Args a = coll::typical_call(o.op, o.bytes.value_or(0));
   a.rank = rank;
   a.size = size;
-  a.root = 0;
   a.groups = o.groups;
-  if (o.op == coll::Operation::kBarrier) return a;
-  const bool doubles = reduction(o.op);
-  const datatype::TypeRef type = datatype::predefined(doubles ? datatype::kDouble : datatype::kByte);
   a.sendbuf = send_area;
   a.recvbuf = recv_area;
-  a.sendcount = a.recvcount = doubles ? *o.bytes / sizeof(double) : *o.bytes;
-  a.sendtype = a.recvtype = type;
-  if (doubles) a.op = datatype::predefined_op(datatype::kOpSum);
   return a;
 }
 

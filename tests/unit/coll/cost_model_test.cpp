@@ -8,6 +8,7 @@
 
 #include "coll/algorithms.hpp"
 #include "coll/cost_model.hpp"
+#include "coll/model_choice.hpp"
 #include "datatype/predefined.hpp"
 
 using namespace strata;
@@ -31,14 +32,11 @@ double cost(Operation op, const char* name, int p, std::size_t m) {
   return predict(
       p,
       [&](int rank, Schedule& s) {
-        Args args;
+        Args args = typical_call(op, m);
         args.rank = rank;
         args.size = p;
         args.sendbuf = in.data();
         args.recvbuf = out.data();
-        args.sendcount = args.recvcount = m / 8;
-        args.sendtype = args.recvtype = datatype::predefined(datatype::kDouble);
-        args.op = datatype::predefined_op(datatype::kOpSum);
         a->build(args, s);
       },
       kOneNode, kAllClose);

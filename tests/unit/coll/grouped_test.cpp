@@ -15,6 +15,7 @@
 #include "coll/algorithms/grouped.hpp"
 #include "coll/cost_model.hpp"
 #include "coll/execution.hpp"
+#include "coll/model_choice.hpp"
 #include "datatype/construct.hpp"
 #include "datatype/predefined.hpp"
 #include "sim_network.hpp"
@@ -363,14 +364,11 @@ double cost(Operation op, int p, int groups, const Algorithm* inner, double gamm
   return predict(
       p,
       [&](int rank, Schedule& s) {
-        Args a;
+        Args a = typical_call(op, kBytes);
         a.rank = rank;
         a.size = p;
         a.sendbuf = in.data();
         a.recvbuf = out.data();
-        a.sendcount = a.recvcount = kBytes / 8;
-        a.sendtype = a.recvtype = datatype::predefined(datatype::kDouble);
-        a.op = datatype::predefined_op(datatype::kOpSum);
         a.groups = groups;
         build_grouped(op, a, s, inner);
       },
