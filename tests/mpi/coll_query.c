@@ -141,6 +141,13 @@ static void check_bad_input(void) {
   MPI_Error_class(err, &cls);
   CHECK(cls == MPI_ERR_REQUEST);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  /* Nothing broken after: the same query answers, and the collective it describes runs. */
+  char algorithm[MPI_MAX_OBJECT_NAME];
+  CHECK_MPI(MPIX_Comm_get_coll_info(MPI_COMM_WORLD, "bcast", 8, &info));
+  get(info, "algorithm", algorithm, sizeof algorithm);
+  CHECK(algorithm[0] != '\0');
+  MPI_Info_free(&info);
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
 }
 
