@@ -118,16 +118,19 @@ ApiRequest* collective_request(MPI_Comm handle, std::shared_ptr<coll::Collective
   return r;
 }
 
-// Completes `args` for a collective on `c` (its rank, size and, where a topology-aware algorithm may run, hierarchy)
-// and returns the algorithm forced for it (see forced_algorithm).
-const std::string& complete_args(comm::Communicator& c, coll::Operation op, coll::Args& args,
-                                 const runtime::Info* info) {
+// Completes `args` for a collective on `c` (its rank, size, requested G and, where a topology-aware algorithm may run,
+// hierarchy) and sets `forced` to the algorithm forced for it (see forced_algorithm).
+Status complete_args(comm::Communicator& c, coll::Operation op, coll::Args& args, const runtime::Info* info,
+                     const std::string*& forced) {
   args.rank = c.rank;
   args.size = c.size;
+  const std::string* groups = info ? info->get(coll::kGroupsInfoKey) : nullptr;
+  if (groups == nullptr) groups = c.hints.get(coll::kGroupsInfoKey);
+  if (Status s = coll::requested_groups(groups, args.groups); !s.ok()) return s;
   if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
-  const std::string& forced = forced_algorithm(c, op, info);
-  args.hierarchy = c.collectives->hierarchy(c, op, forced);
-  return forced;
+  forced = &forced_algorithm(c, op, info);
+  args.hierarchy = c.collectives->hierarchy(c, op, *forced);
+  return Status::success();
 }
 
 }  // namespace
@@ -135,16 +138,18 @@ const std::string& complete_args(comm::Communicator& c, coll::Operation op, coll
 int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
            const coll::CallKey& key, MPI_Request* request) {
   if (!check.ok()) return check.raise();
-  const std::string& forced = complete_args(c, op, args, nullptr);
+  const std::string* forced = nullptr;
+  Status s = complete_args(c, op, args, nullptr, forced);
   std::shared_ptr<coll::Collective> collective;
-  const Status s = c.collectives->get(op, args, c, forced, key, collective);
+  if (s.ok()) s = c.collectives->get(op, args, c, *forced, key, collective);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
   return start(check, handle, c, std::move(collective), request);
 }
 
 Status explain(comm::Communicator& c, coll::Operation op, coll::Args& args, coll::Choice& out) {
-  const std::string& forced = complete_args(c, op, args, nullptr);
-  return coll::choose(op, args, forced, out);
+  const std::string* forced = nullptr;
+  if (Status s = complete_args(c, op, args, nullptr, forced); !s.ok()) return s;
+  return coll::choose(op, args, *forced, out);
 }
 
 int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<coll::Collective> collective,
@@ -164,9 +169,10 @@ int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<
 
 int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
                     const runtime::Info* info, MPI_Request* request) {
-  const std::string& forced = complete_args(c, op, args, info);
+  const std::string* forced = nullptr;
+  Status s = complete_args(c, op, args, info, forced);
   std::unique_ptr<coll::Collective> made;
-  const Status s = coll::Collective::create(op, std::move(args), coll::channel_of(c), forced, made);
+  if (s.ok()) s = coll::Collective::create(op, std::move(args), coll::channel_of(c), *forced, made);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
   ApiRequest* r = collective_request(handle, std::move(made));
   r->persistent = true;

@@ -19,6 +19,7 @@ runtime::Info describe(const coll::Choice& choice) {
   info.set("algorithm", choice.algorithm->name);
   info.set("reason", choice.reason);
   info.set("candidates", coll::describe(choice.candidates, choice.candidates.size()));
+  if (choice.groups > 0) info.set("groups", std::to_string(choice.groups));
   return info;
 }
 

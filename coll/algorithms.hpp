@@ -25,6 +25,7 @@ struct Algorithm {
   void (*build)(const Args&, Schedule&);
   bool (*applies)(const Args&);      // nullptr: any arguments (e.g. false for a non-commutative op it would reorder)
   bool topology_aware = false;       // needs Args::hierarchy
+  bool grouped = false;              // takes Args::groups (G); the cost model tries several when it is 0
 };
 
 // The tags a schedule built for `a` may use.

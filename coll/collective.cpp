@@ -9,15 +9,16 @@ Status Collective::create(Operation op, Args args, const Channel& channel, const
   std::unique_ptr<Collective> c(new Collective);
   if (Status s = choose(op, args, forced, c->choice_); !s.ok()) return s;
   const Algorithm* algorithm = c->choice_.algorithm;
-  c->args_ = std::move(args);
+  c->args_ = args;  // as called: CommCache compares them with the next call's
   c->forced_ = forced;
+  if (c->choice_.groups > 0) args.groups = c->choice_.groups;
   if (call_check_enabled()) {
     c->check_ = std::make_unique<CallCheck>(op, c->args_);
     Schedule built;
-    algorithm->build(c->args_, built);
+    algorithm->build(args, built);
     c->schedule_.append(built, {c->check_->build(c->schedule_)}, CallCheck::tag_count());
   } else {
-    algorithm->build(c->args_, c->schedule_);
+    algorithm->build(args, c->schedule_);
   }
   if (c->schedule_.tags() > kTagsPerCollective)
     return strata::error(17, std::string("internal: ") + operation_name(op) + " algorithm " + algorithm->name +

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <set>
 
+#include "coll/algorithms/grouped.hpp"
 #include "datatype/predefined.hpp"
 
 namespace strata::coll {
@@ -24,18 +26,33 @@ std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const A
   for (int r = 0; r < p; ++r) hierarchies[r] = std::make_shared<const Hierarchy>(make_hierarchy(view, r));
   auto link_of = [&](int a, int b) { return link_class(topo::distance(view[a], view[b])); };
 
-  std::vector<Candidate> out;
-  for (const Algorithm* algorithm : algorithms) {
-    const double seconds = predict(
+  auto cost = [&](const Algorithm* algorithm, int groups) {
+    return predict(
         p,
         [&](int r, Schedule& s) {
           Args theirs = args;
           theirs.rank = r;
           theirs.hierarchy = hierarchies[r];
+          theirs.groups = groups;
           algorithm->build(theirs, s);
         },
         parameters, link_of, [&](int r) { return static_cast<int>(view[r].node); });
-    out.push_back({algorithm, seconds});
+  };
+  std::set<std::size_t> nodes;
+  for (const topo::Placement& place : view) nodes.insert(place.node);
+
+  std::vector<Candidate> out;
+  for (const Algorithm* algorithm : algorithms) {
+    if (!algorithm->grouped || args.groups != 0) {
+      out.push_back({algorithm, cost(algorithm, args.groups), args.groups});
+      continue;
+    }
+    Candidate best{algorithm, -1, 0};
+    for (int g : group_choices(p, static_cast<int>(nodes.size()))) {
+      const double seconds = cost(algorithm, g);
+      if (seconds >= 0 && (best.seconds < 0 || seconds < best.seconds)) best = {algorithm, seconds, g};
+    }
+    if (best.groups != 0) out.push_back(best);
   }
   // Uncostable ones last; ties keep the order given (the caller's preference).
   std::stable_sort(out.begin(), out.end(), [](const Candidate& x, const Candidate& y) {
@@ -63,7 +80,9 @@ std::string describe(const std::vector<Candidate>& candidates, std::size_t top) 
       std::snprintf(figure, sizeof figure, " (not costed)");
     else
       std::snprintf(figure, sizeof figure, " %.3g us", candidates[i].seconds * 1e6);
-    out += (out.empty() ? "" : ", ") + std::string(candidates[i].algorithm->name) + figure;
+    std::string name = candidates[i].algorithm->name;
+    if (candidates[i].groups > 0) name += " (G=" + std::to_string(candidates[i].groups) + ")";
+    out += (out.empty() ? "" : ", ") + name + figure;
   }
   return out;
 }

@@ -19,13 +19,15 @@ namespace strata::coll {
 struct Candidate {
   const Algorithm* algorithm = nullptr;
   double seconds = 0;  // predicted; negative when the schedules could not be costed
+  int groups = 0;      // a grouped algorithm's G as costed (the requested one, else the best of group_choices)
 };
 
 // The placements every member of the communicator of `h` knows alike (see above).
 std::vector<topo::Placement> shared_view(const Hierarchy& h);
 
 // The predicted time of each of `algorithms` for `args` (any rank's arguments of a call whose significant values
-// agree across ranks: bcast, reduce, allreduce, allgather, barrier) on the view; fastest first.
+// agree across ranks: bcast, reduce, allreduce, allgather, barrier) on the view; fastest first. A grouped algorithm
+// is costed with Args::groups, or when that is 0 with each of group_choices() and kept at its best G.
 std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const Algorithm*>& algorithms,
                                      const std::vector<topo::Placement>& view, const CostParameters& parameters);
 

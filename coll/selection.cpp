@@ -6,7 +6,9 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <stdexcept>
 
+#include "coll/algorithms/grouped.hpp"
 #include "coll/cost_parameters.hpp"
 #include "coll/hierarchy.hpp"
 
@@ -200,6 +202,27 @@ const std::string& info_key(Operation op) {
   return keys[static_cast<std::size_t>(op)];
 }
 
+const char* const kGroupsInfoKey = "strata_coll_groups";
+
+Status requested_groups(const std::string* info_value, int& groups) {
+  groups = 0;
+  const char* env = std::getenv("STRATA_COLL_GROUPS");
+  const std::string value = info_value ? *info_value : env ? env : "";
+  if (value.empty()) return Status::success();
+  const char* source = info_value ? "info key strata_coll_groups" : "STRATA_COLL_GROUPS";
+  std::size_t used = 0;
+  long parsed = 0;
+  try {
+    parsed = std::stol(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || parsed < 1 || parsed > (1 << 30))
+    return error(kErrArg, std::string(source) + " = \"" + value + "\" is not a positive integer");
+  groups = static_cast<int>(parsed);
+  return Status::success();
+}
+
 namespace {
 
 // The rule table's choice, or nullptr.
@@ -241,6 +264,7 @@ struct ModelKey {
   std::size_t bytes;
   int root;
   const datatype::Op* reduce_op;
+  int groups;
   auto operator<=>(const ModelKey&) const = default;
 };
 
@@ -250,7 +274,7 @@ Choice by_model(Operation op, const Args& args) {
     Choice choice;
   };
   static std::map<ModelKey, Known> known;
-  const ModelKey key{args.hierarchy.get(), op, message_bytes(op, args), args.root, args.op};
+  const ModelKey key{args.hierarchy.get(), op, message_bytes(op, args), args.root, args.op, args.groups};
   if (auto it = known.find(key); it != known.end() && !it->second.hierarchy.expired()) return it->second.choice;
   if (known.size() > 4096) known.clear();
   // MPI_IN_PLACE is the root's alone in a reduce: costing must not depend on who costs.
@@ -260,6 +284,7 @@ Choice by_model(Operation op, const Args& args) {
   c.candidates = rank_by_model(shared, candidates(op, shared), shared_view(*args.hierarchy), job_cost_parameters());
   if (c.candidates.empty()) return c;  // nothing applies: the caller falls back to the table
   c.algorithm = c.candidates.front().algorithm;
+  c.groups = c.candidates.front().groups;
   c.reason = "cost model";
   known[key] = {args.hierarchy, c};
   return c;
@@ -267,7 +292,9 @@ Choice by_model(Operation op, const Args& args) {
 
 }  // namespace
 
-Status choose(Operation op, const Args& args, const std::string& forced, Choice& out) {
+namespace {
+
+Status choose_algorithm(Operation op, const Args& args, const std::string& forced, Choice& out) {
   out = Choice{};
   const std::string& env = environment_choice(op);
   Status s;
@@ -290,6 +317,14 @@ Status choose(Operation op, const Args& args, const std::string& forced, Choice&
   out.reason = "the first that applies";
   if (out.algorithm == nullptr) return error(kErrArg, std::string("no ") + operation_name(op) + " algorithm applies");
   return Status::success();
+}
+
+}  // namespace
+
+Status choose(Operation op, const Args& args, const std::string& forced, Choice& out) {
+  const Status s = choose_algorithm(op, args, forced, out);
+  if (s.ok() && out.algorithm->grouped && out.groups == 0) out.groups = group_count(args.size, args.groups);
+  return s;
 }
 
 Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out) {

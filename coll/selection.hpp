@@ -24,11 +24,18 @@ struct Choice {
   const Algorithm* algorithm = nullptr;
   std::string reason;                 // "forced by ...", "cost model", "rule table ..."
   std::vector<Candidate> candidates;  // the model's predictions, fastest first (empty unless it chose)
+  int groups = 0;                     // a grouped algorithm's G: the model's choice, else Args::groups' (0: not grouped)
 };
 
 // `forced`: the info value for the operation on the communicator (or the persistent init's), or "" when it has none.
 Status choose(Operation op, const Args& args, const std::string& forced, Choice& out);
 Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out);  // choose()'s pick
+
+// "strata_coll_groups" / STRATA_COLL_GROUPS: G for the grouped algorithms, as an info value (the call's or the
+// communicator's; null: none) or else the environment. Sets `groups` (0 when neither gives one); a value that is not
+// a positive integer is an error naming it.
+Status requested_groups(const std::string* info_value, int& groups);
+extern const char* const kGroupsInfoKey;
 
 // Whether the call may run a topology-aware algorithm: one is forced (`forced`, else the environment), or the
 // communicator spans nodes (the rule table then prefers them). The caller then looks up Args::hierarchy.

@@ -69,6 +69,15 @@ int group_count(int ranks, int requested) {
   return std::max(1, static_cast<int>(std::lround(std::sqrt(static_cast<double>(ranks)))));
 }
 
+std::vector<int> group_choices(int ranks, int nodes) {
+  const double root = std::sqrt(static_cast<double>(ranks));
+  std::vector<int> out;
+  for (int g : {static_cast<int>(std::floor(root)), static_cast<int>(std::ceil(root)), nodes})
+    if (g >= 2 && g < ranks && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 namespace {
 
 // Args::groups of a phase's own call. Its algorithm must not group again: forced by STRATA_COLL_<OPERATION>, select()
@@ -212,9 +221,9 @@ void build_bcast(const Args& a, Schedule& s) { build_grouped(Operation::kBcast, 
 bool outside_a_phase(const Args& a) { return a.groups != kPhase; }
 
 constexpr Algorithm kAlgorithms[] = {
-    {Operation::kReduce, "grouped", build_reduce, outside_a_phase},
-    {Operation::kAllreduce, "grouped", build_allreduce, outside_a_phase},
-    {Operation::kBcast, "grouped", build_bcast, outside_a_phase},
+    {Operation::kReduce, "grouped", build_reduce, outside_a_phase, false, true},
+    {Operation::kAllreduce, "grouped", build_allreduce, outside_a_phase, false, true},
+    {Operation::kBcast, "grouped", build_bcast, outside_a_phase, false, true},
 };
 
 }  // namespace

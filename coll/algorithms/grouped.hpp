@@ -31,6 +31,11 @@ class Groups {
 // G + p/G - 2, the number of flat steps of the two phases, is smallest (hierarchical reduction paper, 3.1).
 int group_count(int ranks, int requested);
 
+// The G the cost model tries when none is requested: the integers around sqrt(p) (the paper's optimum for flat
+// phases) and the node count (groups then follow nodes in block order), each in 2..p-1 (G = 1 or p is the inner
+// algorithm alone). Ascending, without repeats; empty below 3 ranks.
+std::vector<int> group_choices(int ranks, int nodes);
+
 // The grouped reduce, allreduce or bcast of `a` into `s`, with `inner` running every phase (it must apply to each);
 // null: each phase's own choice by select(), as the registered algorithms do. False, and nothing built, for the
 // operations the family does not have.

@@ -2,7 +2,7 @@
 # build/bin/strata-plan on the hierarchical-model paper's 3-level example (section 6: 8 processes, 2 packages x 2 L3
 # x 2 cores, every link alike): with alpha 1 us and no bandwidth cost, the flat-tree (linear) bcast must be
 # predicted at 7 us and the hierarchical one at 3 us; every bcast algorithm is listed, fastest first; bad options
-# are one line and exit 2.
+# are one line and exit 2; grouped shows its G.
 source "$(dirname "$0")/lib.sh"
 
 plan=$STRATA_PREFIX/bin/strata-plan
@@ -21,6 +21,10 @@ for a in linear binomial knomial pipeline scatter_allgather hierarchical distanc
   [[ -n $(time_of "$a") ]] || fail "$a is not listed"
 done
 awk '!/^#/ { if ($2 + 0 < last) exit 1; last = $2 + 0 }' out.txt || fail "the algorithms are not fastest first"
+# grouped is planned at each G the library's model tries (8 ranks on 1 node: 2 and 3) and shows the one it keeps.
+g=$(awk '$1 == "grouped" { print $4 }' out.txt)
+[[ $g == 2 || $g == 3 ]] || fail "grouped shows G = '$g', not 2 or 3"
+[[ $(awk '$1 == "linear" { print $4 }' out.txt) == - ]] || fail "linear shows a G"
 
 status=0
 "$plan" --machine "nodes:0 pack:2" --op bcast --bytes 8 >bad.txt 2>&1 || status=$?

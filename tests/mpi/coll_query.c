@@ -2,7 +2,8 @@
  * - every rank is told the same algorithm for the same call, and it is the one a persistent request of that call
  *   then runs (MPIX_Request_get_algorithm);
  * - "cost model" answers list their candidates fastest first, the chosen one first; other answers list none;
- * - an info key strata_coll_<operation> on the communicator forces the choice and says so;
+ * - an info key strata_coll_<operation> on the communicator forces the choice and says so; strata_coll_groups
+ *   fixes the grouped family's G;
  * - bad input is reported with the right error class.
  * Run on simulated nodes (the model chooses there) and on one node (the rule table does). */
 #include "test_util.h"
@@ -16,17 +17,35 @@ static void get(MPI_Info info, const char *key, char *value, int size) {
   CHECK(flag);
 }
 
-/* The names and times of a candidates list "a 1.2 us, b 3 us": names first-to-last, times non-decreasing. */
-static void check_candidates(const char *list, const char *chosen) {
+static int info_int(MPI_Info info, const char *key) {
+  char value[32];
+  get(info, key, value, sizeof value);
+  return atoi(value);
+}
+
+/* The names and times of a candidates list "a 1.2 us, grouped (G=3) 2 us, b 3 us": names first-to-last, times
+ * non-decreasing; `groups` gets the first candidate's G (0 when it has none). */
+static void check_candidates(const char *list, const char *chosen, int *groups) {
   char copy[2048];
   snprintf(copy, sizeof copy, "%s", list);
   double last = -1;
   int count = 0;
+  *groups = 0;
   for (char *item = strtok(copy, ","); item; item = strtok(NULL, ",")) {
     char name[128];
     double us = 0;
-    CHECK(sscanf(item, " %127s %lf us", name, &us) == 2);
-    if (count++ == 0) CHECK(strcmp(name, chosen) == 0);
+    int g = 0, used = 0;
+    CHECK(sscanf(item, " %127s %n", name, &used) == 1);
+    const char *rest = item + used;
+    if (sscanf(rest, "(G=%d) %n", &g, &used) == 1) {
+      CHECK(g > 1);
+      rest += used;
+    }
+    CHECK(sscanf(rest, "%lf us", &us) == 1);
+    if (count++ == 0) {
+      CHECK(strcmp(name, chosen) == 0);
+      *groups = g;
+    }
     CHECK(us >= last);
     last = us;
   }
@@ -84,6 +103,7 @@ static void check_answers(int expect_model) {
       get(info, "algorithm", algorithm, sizeof algorithm);
       get(info, "reason", reason, sizeof reason);
       get(info, "candidates", candidates, sizeof candidates);
+      const int grouped = strcmp(algorithm, "grouped") == 0, reported_groups = grouped ? info_int(info, "groups") : 0;
       MPI_Info_free(&info);
       check_same_everywhere(algorithm);
       persistent_algorithm(operations[o], sizes[s], persistent);
@@ -91,10 +111,12 @@ static void check_answers(int expect_model) {
       const int model = strcmp(reason, "cost model") == 0;
       const int gather = strcmp(operations[o], "gather") == 0;  /* not costed: a rule decides */
       CHECK(model == (expect_model && !gather));
+      int groups = 0;
       if (model)
-        check_candidates(candidates, algorithm);
+        check_candidates(candidates, algorithm, &groups);
       else
         CHECK(candidates[0] == '\0');
+      if (grouped) CHECK(reported_groups > 0 && (groups == 0 || reported_groups == groups));
     }
 }
 
@@ -114,6 +136,44 @@ static void check_forced(void) {
   CHECK(strcmp(algorithm, "linear") == 0);
   CHECK(strcmp(reason, "forced by info key strata_coll_bcast") == 0);
   MPI_Info_free(&info);
+  MPI_Comm_free(&c);
+}
+
+/* strata_coll_groups fixes the grouped family's G: reported, and the allreduce it runs sums right. A value that is
+ * not a positive integer fails the collective with MPI_ERR_ARG, on every rank, and leaves the communicator usable. */
+static void check_groups(void) {
+  int size, rank;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm c;
+  MPI_Info hints;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+  CHECK_MPI(MPI_Info_create(&hints));
+  CHECK_MPI(MPI_Info_set(hints, "strata_coll_allreduce", "grouped"));
+  CHECK_MPI(MPI_Info_set(hints, "strata_coll_groups", "2"));
+  CHECK_MPI(MPI_Comm_set_info(c, hints));
+  MPI_Info info;
+  char algorithm[MPI_MAX_OBJECT_NAME];
+  CHECK_MPI(MPIX_Comm_get_coll_info(c, "allreduce", 64, &info));
+  get(info, "algorithm", algorithm, sizeof algorithm);
+  CHECK(strcmp(algorithm, "grouped") == 0);
+  CHECK(info_int(info, "groups") == 2);
+  MPI_Info_free(&info);
+  double mine[3] = {rank, 1, -rank}, sum[3];
+  CHECK_MPI(MPI_Allreduce(mine, sum, 3, MPI_DOUBLE, MPI_SUM, c));
+  CHECK(sum[0] == size * (size - 1) / 2.0 && sum[1] == size && sum[2] == -sum[0]);
+
+  MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+  CHECK_MPI(MPI_Info_set(hints, "strata_coll_groups", "0"));
+  CHECK_MPI(MPI_Comm_set_info(c, hints));
+  int cls, err = MPI_Allreduce(mine, sum, 3, MPI_DOUBLE, MPI_SUM, c);
+  MPI_Error_class(err, &cls);
+  CHECK(cls == MPI_ERR_ARG);
+  CHECK_MPI(MPI_Info_set(hints, "strata_coll_groups", "3"));
+  CHECK_MPI(MPI_Comm_set_info(c, hints));
+  CHECK_MPI(MPI_Allreduce(mine, sum, 3, MPI_DOUBLE, MPI_SUM, c));
+  CHECK(sum[0] == size * (size - 1) / 2.0 && sum[1] == size && sum[2] == -sum[0]);
+  MPI_Info_free(&hints);
   MPI_Comm_free(&c);
 }
 
@@ -157,6 +217,7 @@ int main(int argc, char **argv) {
   CHECK(argc == 2);
   check_answers(strcmp(argv[1], "model") == 0);
   check_forced();
+  check_groups();
   check_bad_input();
   MPI_Finalize();
   return 0;

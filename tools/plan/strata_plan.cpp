@@ -23,6 +23,7 @@
 
 #include "cluster.hpp"
 #include "coll/algorithms.hpp"
+#include "coll/algorithms/grouped.hpp"
 #include "coll/cost_model.hpp"
 #include "coll/cost_parameters.hpp"
 #include "coll/hierarchy.hpp"
@@ -65,7 +66,7 @@ std::size_t parse_count(const std::string& option, const std::string& value) {
   return static_cast<std::size_t>(n);
 }
 
-// G as Args::groups takes it: 0 leaves the choice to the algorithm; more groups than ranks are clamped there.
+// G as Args::groups takes it (0: the best of those the library's model tries); more groups than ranks are clamped there.
 int parse_groups(const std::string& value) {
   return static_cast<int>(std::min<std::size_t>(parse_count("--groups", value), INT_MAX));
 }
@@ -152,7 +153,11 @@ struct Prediction {
   double seconds;  // negative: the schedules do not complete
   bool applies;
   double planning = 0;  // seconds this tool spent building and walking its schedules
+  int groups = 0;       // a grouped algorithm's G (Args::groups)
 };
+
+// A grouped algorithm's G, else "-", for the last column.
+std::string groups_column(const Prediction& p) { return p.groups > 0 ? std::to_string(p.groups) : "-"; }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -202,14 +207,27 @@ int main(int argc, char** argv) {
       predictions.push_back({algorithm, 0, false});
       continue;
     }
-    const auto build = [&](int rank, coll::Schedule& s) {
-      coll::Args a = args_for(o, rank, size);
-      if (algorithm->topology_aware) a.hierarchy = views.hierarchy(rank);
-      algorithm->build(a, s);
-    };
+    // A grouped algorithm without --groups: each G the library's model would try, keeping the best (as it does).
+    std::vector<int> groups{o.groups};
+    if (algorithm->grouped && o.groups == 0 && !coll::group_choices(size, cluster.nodes).empty())
+      groups = coll::group_choices(size, cluster.nodes);
+    Prediction best{algorithm, -1, true};
     const auto begin = std::chrono::steady_clock::now();
-    const double seconds = coll::predict(size, build, parameters, link_of, node_of);
-    predictions.push_back({algorithm, seconds, true, seconds_since(begin)});
+    for (int g : groups) {
+      const auto build = [&](int rank, coll::Schedule& s) {
+        coll::Args a = args_for(o, rank, size);
+        a.groups = g;
+        if (algorithm->topology_aware) a.hierarchy = views.hierarchy(rank);
+        algorithm->build(a, s);
+      };
+      const double seconds = coll::predict(size, build, parameters, link_of, node_of);
+      if (seconds >= 0 && (best.seconds < 0 || seconds < best.seconds)) {
+        best.seconds = seconds;
+        best.groups = g;
+      }
+    }
+    best.planning = seconds_since(begin);
+    predictions.push_back(best);
   }
   std::stable_sort(predictions.begin(), predictions.end(), [](const Prediction& x, const Prediction& y) {
     const auto rank = [](const Prediction& p) { return p.applies && p.seconds >= 0 ? 0 : p.applies ? 1 : 2; };
@@ -221,14 +239,16 @@ int main(int argc, char** argv) {
   std::printf(", %d ranks: %d node(s) x %d cores of \"%s\", %s%s\n", size, cluster.nodes, cluster.cores,
               cluster.node_description.c_str(), describe_order(o.order).c_str(), rooted(o.op) ? ", root 0" : "");
   std::printf("# costs: %s\n", costs.c_str());
-  std::printf("%-22s %14s %10s\n", "# algorithm", "predicted_us", "x_fastest");
+  std::printf("%-22s %14s %10s %6s\n", "# algorithm", "predicted_us", "x_fastest", "groups");
   const double fastest = !predictions.empty() && predictions.front().applies ? predictions.front().seconds : 0;
   for (const Prediction& p : predictions) {
-    if (!p.applies) std::printf("%-22s %14s %10s\n", p.algorithm->name, "n/a", "-");
-    else if (p.seconds < 0) std::printf("%-22s %14s %10s\n", p.algorithm->name, "incomplete", "-");
+    const char* name = p.algorithm->name;
+    const std::string g = groups_column(p);
+    if (!p.applies) std::printf("%-22s %14s %10s %6s\n", name, "n/a", "-", "-");
+    else if (p.seconds < 0) std::printf("%-22s %14s %10s %6s\n", name, "incomplete", "-", g.c_str());
     else
-      std::printf("%-22s %14.3f %10.2f\n", p.algorithm->name, p.seconds * 1e6,
-                  fastest > 0 ? p.seconds / fastest : 1.0);
+      std::printf("%-22s %14.3f %10.2f %6s\n", name, p.seconds * 1e6, fastest > 0 ? p.seconds / fastest : 1.0,
+                  g.c_str());
   }
   const auto slowest = std::max_element(predictions.begin(), predictions.end(), [](auto& x, auto& y) {
     return x.planning < y.planning;

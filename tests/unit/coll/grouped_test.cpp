@@ -66,6 +66,24 @@ TEST(GroupedPattern, DefaultGroupCountIsTheIntegerNearestTheSquareRoot) {
   EXPECT_EQ(group_count(1, 0), 1);
 }
 
+// The model tries floor and ceil of sqrt(p) and the node count, each a real grouping (1 < G < p), once, ascending.
+TEST(GroupedPattern, ModelTriesTheSquareRootsAndTheNodeCount) {
+  EXPECT_EQ(group_choices(16, 1), (std::vector<int>{4}));
+  EXPECT_EQ(group_choices(17, 1), (std::vector<int>{4, 5}));
+  EXPECT_EQ(group_choices(8, 4), (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(group_choices(12, 12), (std::vector<int>{3, 4}));  // one rank per node: G = p is no grouping
+  EXPECT_EQ(group_choices(3, 1), (std::vector<int>{2}));
+  EXPECT_TRUE(group_choices(2, 2).empty());
+  EXPECT_TRUE(group_choices(1, 1).empty());
+  for (int p = 3; p <= 300; ++p)
+    for (int nodes : {1, 2, 7, p / 2}) {
+      const std::vector<int> g = group_choices(p, nodes);
+      EXPECT_FALSE(g.empty()) << p;
+      EXPECT_TRUE(std::is_sorted(g.begin(), g.end()) && std::adjacent_find(g.begin(), g.end()) == g.end()) << p;
+      for (int count : g) EXPECT_TRUE(count > 1 && count < p) << p << " " << count;
+    }
+}
+
 // ---- Element types and operators ---------------------------------------------------------------------------------
 
 // Affine maps x -> a x + b (mod 1009) as (a, b), composed lower rank first: associative, not commutative.

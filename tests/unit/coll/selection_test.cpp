@@ -5,8 +5,12 @@
 // rank alike, from its own view of the hierarchy.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
 
+#include "coll/algorithms/grouped.hpp"
+#include "coll/cost_parameters.hpp"
 #include "coll/selection.hpp"
 #include "datatype/predefined.hpp"
 #include "sim_hierarchy.hpp"
@@ -151,6 +155,36 @@ TEST(SelectionByModel, ScatteredRanksCrossTheNetworkOnce) {
   for (std::size_t bytes : {8u, 65536u})
     EXPECT_EQ(network_messages(Operation::kBcast, alternating, bytes), 1)
         << bytes << " B: " << choice_of(Operation::kBcast, alternating, 0, bytes).algorithm->name;
+}
+
+// The grouped family is costed at each G group_choices() gives, and keeps its best one; a requested G is kept as is.
+TEST(SelectionByModel, GroupedKeepsItsCheapestGroupCount) {
+  for (int p : {8, 13})
+    for (const sim::Layout& layout : sim::layouts(p))
+      for (Operation op : {Operation::kBcast, Operation::kReduce, Operation::kAllreduce})
+        for (std::size_t bytes : {8u, 65536u}) {
+          const Algorithm* grouped = find_algorithm(op, "grouped");
+          Args a = args_for(op, p, bytes, kSum);
+          a.hierarchy = sim::hierarchy(layout, 0);
+          const std::vector<topo::Placement> view = shared_view(*a.hierarchy);
+          const CostParameters parameters = job_cost_parameters();
+          const std::vector<Candidate> chosen = rank_by_model(a, {grouped}, view, parameters);
+          ASSERT_EQ(chosen.size(), 1u);
+          std::set<uint32_t> nodes;
+          for (const topo::Placement& place : view) nodes.insert(place.node);
+          const std::vector<int> tried = group_choices(p, static_cast<int>(nodes.size()));
+          ASSERT_NE(std::find(tried.begin(), tried.end(), chosen[0].groups), tried.end()) << chosen[0].groups;
+          for (int g : tried) {
+            a.groups = g;
+            const double at_g = rank_by_model(a, {grouped}, view, parameters).front().seconds;
+            EXPECT_LE(chosen[0].seconds, at_g) << layout.name << " " << operation_name(op) << " G " << g;
+            if (g == chosen[0].groups) {
+              EXPECT_EQ(chosen[0].seconds, at_g);
+            }
+          }
+          a.groups = 3;
+          EXPECT_EQ(rank_by_model(a, {grouped}, view, parameters).front().groups, 3);
+        }
 }
 
 }  // namespace
