@@ -12,8 +12,8 @@ namespace strata::api {
 
 HandleTable<Keyval>& keyvals() {
   static HandleTable<Keyval> table(STRATA_KIND_KEYVAL);
-  static bool reserved = [] {  // the predefined keyvals' indices are never handed out
-    for (int k = 1; k <= index_of(MPI_LASTUSEDCODE); ++k) table.put(k, nullptr);
+  static bool reserved = [] {  // the predefined keyvals' indices (windows' included) are never handed out
+    for (int k = 1; k <= index_of(MPI_WIN_MODEL); ++k) table.put(k, nullptr);
     return true;
   }();
   (void)reserved;

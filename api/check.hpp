@@ -18,6 +18,7 @@ class Check {
   Check(const char* call, MPI_Comm comm = MPI_COMM_SELF);  // also checks MPI is initialised and not finalised
   bool ok() const { return status_.ok(); }
   int raise() const { return api::raise(call_, comm_, status_); }
+  const Status& status() const { return status_; }  // for errors raised on another kind of object (a window)
   Check& fail(int error_class, const std::string& message);
 
   Check& comm(MPI_Comm handle, comm::Communicator*& out);

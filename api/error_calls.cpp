@@ -37,6 +37,9 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler
   check.comm(comm, c);
   if (check.ok() && !is_errhandler(errhandler))
     check.fail(MPI_ERR_ARG, "invalid error handler " + std::to_string(errhandler));
+  if (check.ok() && !is_errhandler_for(errhandler, STRATA_KIND_COMM))
+    check.fail(MPI_ERR_ARG, "error handler " + std::to_string(errhandler) + " was made for windows "
+                            "(MPI_Win_create_errhandler), not communicators");
   if (!check.ok()) return check.raise();
   retain_errhandler(errhandler);
   release_errhandler(c->errhandler);

@@ -193,6 +193,11 @@ bool is_errhandler(MPI_Errhandler h) {
   return h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN || h == MPI_ERRORS_ABORT || errhandlers().get(h);
 }
 
+bool is_errhandler_for(MPI_Errhandler h, int kind) {
+  const ErrhandlerObject* e = errhandlers().get(h);
+  return e ? e->kind == kind : is_errhandler(h);
+}
+
 void retain_errhandler(MPI_Errhandler h) {
   if (ErrhandlerObject* e = errhandlers().get(h)) ++e->references;
 }
@@ -205,14 +210,22 @@ void release_errhandler(MPI_Errhandler h) {
   }
 }
 
-int invoke_errhandler(MPI_Comm comm, int code) {
-  const MPI_Errhandler h = handler_for(comm);
+int run_errhandler(MPI_Errhandler h, int* handle, int code) {
   if (h == MPI_ERRORS_RETURN) return code;
   if (const ErrhandlerObject* e = errhandlers().get(h)) {
-    e->function(&comm, &code);
+    e->function(handle, &code);
     return code;
   }
   die(code, error_class_of(code));  // MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT: Strata ends the whole job
+}
+
+int invoke_errhandler(MPI_Comm comm, int code) {
+  const MPI_Errhandler h = handler_for(comm);
+  return run_errhandler(h, &comm, code);
+}
+
+int make_error(const char* call, int error_class, const std::string& message) {
+  return make_code(error_class, std::string(call) + ": " + message);
 }
 
 int error_class_of(int code) {
@@ -235,7 +248,7 @@ std::string error_string(int code) {
 }
 
 int raise(const char* call, MPI_Comm comm, int error_class, const std::string& message) {
-  return invoke_errhandler(comm, make_code(error_class, std::string(call) + ": " + message));
+  return invoke_errhandler(comm, make_error(call, error_class, message));
 }
 
 int raise(const char* call, MPI_Comm comm, const Status& s) {

@@ -27,19 +27,25 @@ bool is_added_code(int code);  // added by MPI_Add_error_class or MPI_Add_error_
 void set_error_string(int code, const std::string& text);
 int last_used_code();
 
-// Error handlers: the three predefined ones and user ones (MPI_Comm_create_errhandler). A communicator holds a
-// reference to its handler, so MPI_Errhandler_free only drops the user's.
+// Error handlers: the three predefined ones and user ones (MPI_Comm_create_errhandler, MPI_Win_create_errhandler).
+// A communicator or window holds a reference to its handler, so MPI_Errhandler_free only drops the user's.
 struct ErrhandlerObject {
-  MPI_Comm_errhandler_function* function;
+  MPI_Comm_errhandler_function* function;  // MPI_Win_errhandler_function has the same C type (both handles are int)
   int references;
+  int kind = STRATA_KIND_COMM;  // the objects it may be attached to (MPI-4.0 9.3): STRATA_KIND_COMM or _WIN
 };
 HandleTable<ErrhandlerObject>& errhandlers();
 bool is_errhandler(MPI_Errhandler handle);
+bool is_errhandler_for(MPI_Errhandler handle, int kind);  // a predefined one, or a user one made for `kind`
 void retain_errhandler(MPI_Errhandler handle);
 void release_errhandler(MPI_Errhandler handle);
 
 // Runs comm's handler on `code` (MPI_Comm_call_errhandler) and returns `code` if the handler returns.
 int invoke_errhandler(MPI_Comm comm, int code);
+// Runs handler `h` for the object `*handle` (a communicator or a window) on `code`; returns `code` if it returns.
+int run_errhandler(MPI_Errhandler h, int* handle, int code);
+// The error code for "<call>: <message>" of `error_class`, its message recorded for MPI_Error_string.
+int make_error(const char* call, int error_class, const std::string& message);
 
 // Makes a code for `s`, runs the error handler of `comm` (or the one the rules above choose) and returns the code.
 int raise(const char* call, MPI_Comm comm, const Status& s);

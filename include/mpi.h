@@ -73,6 +73,12 @@ typedef long long MPI_Count;
 #define MPI_UNIVERSE_SIZE STRATA_HANDLE(STRATA_KIND_KEYVAL, 5)
 #define MPI_APPNUM STRATA_HANDLE(STRATA_KIND_KEYVAL, 6)
 #define MPI_LASTUSEDCODE STRATA_HANDLE(STRATA_KIND_KEYVAL, 7)
+/* Window attributes (MPI_Win_get_attr; MPI-4.0 12.2.6), after the communicator ones. */
+#define MPI_WIN_BASE STRATA_HANDLE(STRATA_KIND_KEYVAL, 8)
+#define MPI_WIN_SIZE STRATA_HANDLE(STRATA_KIND_KEYVAL, 9)
+#define MPI_WIN_DISP_UNIT STRATA_HANDLE(STRATA_KIND_KEYVAL, 10)
+#define MPI_WIN_CREATE_FLAVOR STRATA_HANDLE(STRATA_KIND_KEYVAL, 11)
+#define MPI_WIN_MODEL STRATA_HANDLE(STRATA_KIND_KEYVAL, 12)
 
 /* ---- Predefined datatypes: the index is datatype/predefined.hpp's PredefinedType (checked at compile time). */
 #define STRATA_DT(i) STRATA_HANDLE(STRATA_KIND_DATATYPE, i)
@@ -194,6 +200,21 @@ typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Dataty
 #define MPI_COMM_TYPE_HW_GUIDED 3
 #define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
+/* One-sided communication (MPI-4.0 chapter 12): assertions (bits), lock types, window flavors and models */
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1
 #define MPI_THREAD_SERIALIZED 2
@@ -278,6 +299,8 @@ typedef struct MPI_Status {
 
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn; /* the pre-2.2 name */
+typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn; /* the pre-2.2 name */
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
                                         void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
@@ -618,6 +641,43 @@ STRATA_DECLARE(int, Scan_init, (const void *sendbuf, void *recvbuf, int count, M
 STRATA_DECLARE(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                   MPI_Comm comm, MPI_Info info, MPI_Request *request))
 
+/* Shared-memory windows (MPI-4.0 12.2.3; rma/). Only the MPI_WIN_FLAVOR_SHARED flavor exists, in the unified
+ * memory model: loads and stores, with MPI_Win_sync / fence / lock / flush ordering them. A communicator whose
+ * processes are on several nodes (real, or simulated by mpiexec --nodes) gives MPI_ERR_RMA_SHARED on every process.
+ * Info key "alloc_shared_noncontig" = "true" (rank 0's value decides for all): each process's part starts on a
+ * page of its own, placed by that process. MPI_Win_get_info reports the layout in force ("true" or "false").
+ * MPI_Win_lock, flush and unlock accept MPI_PROC_NULL as a target and do nothing for it. */
+STRATA_DECLARE(int, Win_allocate_shared,
+               (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win))
+STRATA_DECLARE(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr))
+STRATA_DECLARE(int, Win_free, (MPI_Win *win))
+STRATA_DECLARE(int, Win_get_group, (MPI_Win win, MPI_Group *group))
+STRATA_DECLARE(int, Win_fence, (int assert, MPI_Win win))
+STRATA_DECLARE(int, Win_sync, (MPI_Win win))
+STRATA_DECLARE(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+STRATA_DECLARE(int, Win_unlock, (int rank, MPI_Win win))
+STRATA_DECLARE(int, Win_lock_all, (int assert, MPI_Win win))
+STRATA_DECLARE(int, Win_unlock_all, (MPI_Win win))
+STRATA_DECLARE(int, Win_flush, (int rank, MPI_Win win))
+STRATA_DECLARE(int, Win_flush_all, (MPI_Win win))
+STRATA_DECLARE(int, Win_flush_local, (int rank, MPI_Win win))
+STRATA_DECLARE(int, Win_flush_local_all, (MPI_Win win))
+STRATA_DECLARE(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag))
+STRATA_DECLARE(int, Win_set_name, (MPI_Win win, const char *win_name))
+STRATA_DECLARE(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
+STRATA_DECLARE(int, Win_set_info, (MPI_Win win, MPI_Info info))
+STRATA_DECLARE(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
+STRATA_DECLARE(int, Win_create_errhandler,
+               (MPI_Win_errhandler_function *win_errhandler_fn, MPI_Errhandler *errhandler))
+STRATA_DECLARE(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
+STRATA_DECLARE(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
+STRATA_DECLARE(int, Win_call_errhandler, (MPI_Win win, int errorcode))
+STRATA_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
+STRATA_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+/* Memory for RMA (MPI-4.0 8.2): 64-byte aligned. A size of 0 gives NULL, which MPI_Free_mem accepts. */
+STRATA_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
+STRATA_DECLARE(int, Free_mem, (void *base))
+
 /* Reduction operators */
 STRATA_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
 STRATA_DECLARE(int, Op_free, (MPI_Op *op))
@@ -654,7 +714,10 @@ STRATA_DECLARE_X(int, Request_get_algorithm, (MPI_Request request, char *name, i
  *                 (the call could use the hardware topology: every candidate was costed), "rule table" (the
  *                 measured defaults) or "the first that applies";
  *   "candidates"  with "cost model": every candidate with its predicted time, fastest first, e.g.
- *                 "hierarchical 12.1 us, binomial 20.4 us"; else empty.
+ *                 "hierarchical 12.1 us, grouped (G=4) 15.0 us, binomial 20.4 us"; else empty;
+ *   "groups"      for the grouped family, its number of groups G: the value of the info key strata_coll_groups
+ *                 or of STRATA_COLL_GROUPS (a positive integer; other values make the collective fail with
+ *                 MPI_ERR_ARG), else the cost model's choice, else round(sqrt(p)).
  * MPIX_Request_get_coll_info: for a persistent or active nonblocking collective request (errors as
  * MPIX_Request_get_algorithm's). MPIX_Comm_get_coll_info: local; what a call of `operation` (an info key suffix:
  * "bcast", "allreduce", ...; not the v and w variants) rooted at 0 with `bytes` per rank and block would run on
@@ -662,6 +725,42 @@ STRATA_DECLARE_X(int, Request_get_algorithm, (MPI_Request request, char *name, i
  * unknown operation or a NULL argument, MPI_ERR_COUNT for negative bytes. */
 STRATA_DECLARE_X(int, Request_get_coll_info, (MPI_Request request, MPI_Info *info))
 STRATA_DECLARE_X(int, Comm_get_coll_info, (MPI_Comm comm, const char *operation, MPI_Count bytes, MPI_Info *info))
+
+/* Hybrid MPI+MPI collectives (a proposal after Zhou et al. 2020, ../shared/papers/zhou2020-...): the result of a
+ * collective lives once per node, in a shared-memory window every process of the node reads, instead of once per
+ * process. Only the node leaders (the lowest rank of each node) communicate between nodes.
+ *
+ * MPIX_Hybrid_create: collective over comm. Makes the node communicator (MPI_COMM_TYPE_SHARED) and the bridge
+ *   communicator of the leaders once. MPIX_Hybrid_free: collective; releases them (set to MPIX_HYBRID_NULL).
+ * MPIX_Hybrid_get_comms: the node communicator, and the bridge one (MPI_COMM_NULL on processes that do not lead).
+ *   Either pointer may be NULL. The communicators belong to the hybrid object: do not free them.
+ * MPIX_Hybrid_alloc: collective over the node; a node buffer of `bytes` bytes, one per node, allocated by the
+ *   leader in a window of the node communicator; *baseptr (a void **) is its address in the calling process. Free
+ *   it with MPI_Win_free(win).
+ * MPIX_Hybrid_allgather: node_buf (from MPIX_Hybrid_alloc, at least size(comm) * count elements) receives every
+ *   rank's count elements in comm rank order. sendbuf MPI_IN_PLACE: the caller has already stored its block at
+ *   element rank * count of node_buf (the paper's use: each process writes its portion in place).
+ * MPIX_Hybrid_bcast: the root stores count elements in its node's node_buf, then every process calls; on return
+ *   every node's node_buf holds them.
+ * MPIX_Hybrid_allreduce: each process's count elements at sendbuf (not MPI_IN_PLACE) are reduced by op into every
+ *   node's node_buf. A non-commutative op needs each node's ranks consecutive in comm (else MPI_ERR_OP).
+ * Synchronisation (the paper's section 4.5): the allgather starts with a node barrier (every process must have
+ *   written), and every call ends with a flag the leader raises for its node's other processes (only the leader
+ *   must have finished). As in the paper, a process may write into node_buf for a later call only once every
+ *   process of its node is done reading the earlier result (a barrier on the node communicator ensures it).
+ * Errors, through comm's error handler: MPI_ERR_ARG (null or freed hybrid object, null buffer), MPI_ERR_COUNT,
+ *   MPI_ERR_TYPE, MPI_ERR_ROOT, MPI_ERR_OP, MPI_ERR_BUFFER (MPI_IN_PLACE where not allowed). */
+typedef struct MPIX_Hybrid_s *MPIX_Hybrid;
+#define MPIX_HYBRID_NULL ((MPIX_Hybrid)0)
+STRATA_DECLARE_X(int, Hybrid_create, (MPI_Comm comm, MPIX_Hybrid *hybrid))
+STRATA_DECLARE_X(int, Hybrid_free, (MPIX_Hybrid *hybrid))
+STRATA_DECLARE_X(int, Hybrid_get_comms, (MPIX_Hybrid hybrid, MPI_Comm *node_comm, MPI_Comm *bridge_comm))
+STRATA_DECLARE_X(int, Hybrid_alloc, (MPIX_Hybrid hybrid, MPI_Aint bytes, void *baseptr, MPI_Win *win))
+STRATA_DECLARE_X(int, Hybrid_allgather, (const void *sendbuf, int count, MPI_Datatype datatype, void *node_buf,
+                                         MPIX_Hybrid hybrid))
+STRATA_DECLARE_X(int, Hybrid_bcast, (void *node_buf, int count, MPI_Datatype datatype, int root, MPIX_Hybrid hybrid))
+STRATA_DECLARE_X(int, Hybrid_allreduce, (const void *sendbuf, void *node_buf, int count, MPI_Datatype datatype,
+                                         MPI_Op op, MPIX_Hybrid hybrid))
 
 /* The hierarchical-communicator proposals (../shared/papers: Goglin et al. 2018, section 3; Bouhrour et al.,
  * section 8). Levels are named as MPI_Comm_split_type's mpi_hw_resource_type values: hwloc://Machine (the node),

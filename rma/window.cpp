@@ -1,0 +1,202 @@
+// Creating, synchronising and freeing shared-memory windows (see window.hpp).
+#include "rma/window.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <map>
+
+#include "comm/create.hpp"
+#include "comm/internal_collectives.hpp"
+#include "rma/lock.hpp"
+
+namespace strata::rma {
+namespace {
+
+constexpr int kErrRmaShared = 56;  // MPI_ERR_RMA_SHARED
+
+// What each process brings to the creation, exchanged in one allgather.
+struct Record {
+  std::int64_t size;
+  std::int32_t disp_unit;
+  std::int32_t noncontig;
+  std::int32_t error_class;  // this process's argument check; 0 = fine
+  std::int32_t unused;
+};
+
+template <class T>
+std::vector<T> allgather_values(const comm::View& v, const T& mine) {
+  std::vector<char> blob(sizeof(T));
+  std::memcpy(blob.data(), &mine, sizeof(T));
+  const std::vector<char> all = comm::allgather(v, blob, comm::kTagAllgather);
+  std::vector<T> out(v.size());
+  std::memcpy(out.data(), all.data(), all.size());
+  return out;
+}
+
+comm::View view_of(const comm::Communicator& c) { return {c.collective_context(), c.rank, &c.world_ranks}; }
+
+void barrier(const comm::Communicator& c) { allgather_values<char>(view_of(c), 0); }
+
+// Every process's status after a step, agreed: the first failure (by rank) is everyone's result, with its message
+// where it is this process's own.
+Status agree(const comm::Communicator& c, const Status& mine, const char* step) {
+  const std::vector<std::int32_t> classes = allgather_values<std::int32_t>(view_of(c), mine.error_class);
+  for (int r = 0; r < c.size; ++r) {
+    if (classes[r] == 0) continue;
+    if (r == c.rank) return mine;
+    return error(classes[r], std::string(step) + " failed on rank " + std::to_string(r) + " of the communicator");
+  }
+  return {};
+}
+
+LockWord lock_word(const Window& w, int target) {
+  return LockWord(reinterpret_cast<std::int64_t*>(w.segment.base() + w.layout.lock_offset + target * kLockWordBytes));
+}
+
+}  // namespace
+
+char* Window::base(int r) const {
+  return layout.data_bytes == 0 ? nullptr : segment.base() + layout.offsets[r];
+}
+
+Status check_single_node(const std::vector<int>& world_ranks, const std::vector<std::uint32_t>& node_of_rank) {
+  std::map<std::uint32_t, int> first_rank;  // node -> its lowest rank in the communicator
+  for (int r = 0; r < static_cast<int>(world_ranks.size()); ++r) first_rank.emplace(node_of_rank[world_ranks[r]], r);
+  if (first_rank.size() <= 1) return {};
+  std::string where;
+  for (const auto& [node, r] : first_rank)
+    where += (where.empty() ? "rank " : ", rank ") + std::to_string(r) + " on node " + std::to_string(node);
+  return error(kErrRmaShared, "the communicator's processes are on " + std::to_string(first_rank.size()) +
+                                  " nodes (" + where + "); shared memory needs them all on one node "
+                                  "(MPI_Comm_split_type with MPI_COMM_TYPE_SHARED gives per-node communicators)");
+}
+
+Status allocate_shared(const comm::Communicator& parent, const runtime::World& world, Contribution mine,
+                       bool noncontig, const Status& local, std::unique_ptr<Window>& out) {
+  // 1. Sizes, units and argument checks of every process, on the parent's collective context with an internal
+  //    tag (as MPI_Comm_split does), before anything is made.
+  const Record record{mine.size, mine.disp_unit, noncontig, local.error_class, 0};
+  const std::vector<Record> records = allgather_values(view_of(parent), record);
+  for (int r = 0; r < parent.size; ++r) {
+    if (records[r].error_class == 0) continue;
+    if (r == parent.rank) return local;
+    return error(records[r].error_class, "rank " + std::to_string(r) +
+                                             " of the communicator gave an invalid argument; no window was made");
+  }
+  std::vector<Contribution> parts;
+  for (const Record& x : records) parts.push_back({x.size, x.disp_unit});
+  auto w = std::make_unique<Window>(parent.size);
+  w->noncontig = records[0].noncontig != 0;  // rank 0's hint decides, so the layout is the same everywhere
+  if (Status s = plan_layout(parts, w->noncontig, static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), w->layout);
+      !s.ok())
+    return s;
+  w->lock_nocheck.assign(parent.size, false);
+  w->size_attr = static_cast<std::intptr_t>(mine.size);
+  w->disp_unit_attr = mine.disp_unit;
+
+  // 2. A private communicator: the remaining steps and every later barrier run on its collective context.
+  if (Status s = comm::create_dup(parent, w->comm); !s.ok()) return s;
+  const comm::Communicator& c = *w->comm;
+  auto fail = [&](Status s) {
+    w->segment.unmap();
+    comm::release(c);
+    return s;
+  };
+
+  // 3. The lowest rank creates the segment; the others open it once they know it exists. Each reserves its own
+  //    part (the lowest rank also the lock words), maps the whole, and once everyone has, the name goes.
+  const std::string name = Segment::name_for(world.job_id, c.world_rank(0), c.slot());
+  Status made = c.rank == 0 ? w->segment.create(name, w->layout.segment_bytes) : Status{};
+  if (Status s = agree(c, made, "creating the shared segment"); !s.ok()) return fail(s);
+  Status mapped = c.rank == 0 ? Status{} : w->segment.open(name);
+  const int me = c.rank;
+  if (mapped.ok()) mapped = w->segment.reserve(w->layout.offsets[me], w->layout.sizes[me]);
+  if (mapped.ok() && me == 0)
+    mapped = w->segment.reserve(w->layout.lock_offset, w->layout.segment_bytes - w->layout.lock_offset);
+  if (mapped.ok()) mapped = w->segment.map(w->layout.segment_bytes);
+  if (Status s = agree(c, mapped, "mapping the shared segment"); !s.ok()) return fail(s);
+  w->segment.unlink();  // only the creator's call does anything
+  out = std::move(w);
+  return {};
+}
+
+Status free_window(Window& w) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  barrier(*w.comm);  // no process frees while another may still be in an epoch on its part
+  release(w);
+  return {};
+}
+
+void release(Window& w) {
+  w.segment.unmap();
+  comm::release(*w.comm);
+}
+
+void sync() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+Status fence(Window& w) {
+  if (Status s = w.epochs.fence(); !s.ok()) return s;
+  sync();  // stores before the fence are visible to loads after it, on every process
+  barrier(*w.comm);
+  sync();
+  return {};
+}
+
+Status lock_all(Window& w, bool nocheck) {
+  if (Status s = w.epochs.lock_all(); !s.ok()) return s;
+  w.lock_all_nocheck = nocheck;
+  if (!nocheck)
+    for (int t = 0; t < w.size(); ++t) lock_word(w, t).acquire_shared();
+  sync();
+  return {};
+}
+
+Status unlock_all(Window& w) {
+  if (Status s = w.epochs.unlock_all(); !s.ok()) return s;
+  sync();
+  if (!w.lock_all_nocheck)
+    for (int t = 0; t < w.size(); ++t) lock_word(w, t).release_shared();
+  return {};
+}
+
+Status lock(Window& w, int target, LockType type, bool nocheck) {
+  if (Status s = w.epochs.lock(target, type); !s.ok()) return s;
+  w.lock_nocheck[target] = nocheck;
+  if (!nocheck) {
+    if (type == LockType::Exclusive)
+      lock_word(w, target).acquire_exclusive();
+    else
+      lock_word(w, target).acquire_shared();
+  }
+  sync();
+  return {};
+}
+
+Status unlock(Window& w, int target) {
+  const LockType type = w.epochs.lock_of(target);
+  if (Status s = w.epochs.unlock(target); !s.ok()) return s;
+  sync();
+  if (!w.lock_nocheck[target]) {
+    if (type == LockType::Exclusive)
+      lock_word(w, target).release_exclusive();
+    else
+      lock_word(w, target).release_shared();
+  }
+  return {};
+}
+
+Status flush(Window& w, int target) {
+  if (Status s = w.epochs.flush(target); !s.ok()) return s;
+  sync();
+  return {};
+}
+
+Status flush_all(Window& w) {
+  if (Status s = w.epochs.flush_all(); !s.ok()) return s;
+  sync();
+  return {};
+}
+
+}  // namespace strata::rma

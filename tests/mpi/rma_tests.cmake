@@ -1,0 +1,50 @@
+# Multi-process tests of the shared-memory windows (issue 11, rma/): creation on 1..8 ranks with every size pattern
+# and layout, loads and stores through each synchronisation style, locks, bad input, error handlers, windows per
+# simulated node, segment clean-up, MPI_Alloc_mem. Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and
+# strata_mpi_failure_test() are available; names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
+# tests/integration/win_cleanup.sh checks /dev/shm after whole jobs (freed windows, finalize, a killed rank).
+
+set(STRATA_RMA_TEST_PROGRAMS
+    win_allocate
+    win_lock
+    win_bad_input
+    win_errhandler
+    win_nodes
+    win_cleanup
+    alloc_mem)
+
+strata_mpi_test_programs(rma_tests ${STRATA_RMA_TEST_PROGRAMS})
+add_dependencies(mpi_tests rma_tests)
+
+foreach(np 1 2 3 4 8)
+  strata_mpi_test(win_allocate NP ${np})
+endforeach()
+strata_mpi_test(win_allocate NP 4 NOSHMRINGS)
+add_test(NAME mpi.win_allocate.singleton COMMAND $<TARGET_FILE:win_allocate>)
+set_tests_properties(mpi.win_allocate.singleton PROPERTIES LABELS mpi TIMEOUT 180)
+
+foreach(np 1 2 3 4 8)
+  strata_mpi_test(win_lock NP ${np})
+endforeach()
+
+foreach(program win_bad_input win_errhandler)
+  foreach(np 1 2 4)
+    strata_mpi_test(${program} NP ${np})
+  endforeach()
+endforeach()
+strata_mpi_failure_test(mpi.win_errhandler.np2.fatal "MPI_Win_lock: invalid lock_type" $<TARGET_FILE:mpiexec> -n 2
+                        --timeout ${STRATA_MPI_TEST_TIMEOUT} $<TARGET_FILE:win_errhandler> fatal)
+
+# One window per simulated node; MPI_COMM_WORLD spans both, so it must fail on every rank.
+strata_mpi_test(win_nodes NP 2 NODES slot)
+strata_mpi_test(win_nodes NP 4 NODES slot)
+strata_mpi_test(win_nodes NP 5 NODES node)
+strata_mpi_test(win_nodes NP 8 NODES node)
+
+foreach(mode free nofree)
+  strata_mpi_test(win_cleanup NP 3 SUFFIX ${mode} ARGS ${mode})
+endforeach()
+
+foreach(np 1 2 3)
+  strata_mpi_test(alloc_mem NP ${np})
+endforeach()
