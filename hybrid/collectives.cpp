@@ -103,8 +103,32 @@ int bcast(void* node_buf, int count, MPI_Datatype datatype, int root, MPIX_Hybri
   return MPI_SUCCESS;
 }
 
+// Up to this many bytes a node reduces to its leader alone (one MPI_Reduce, the paper's method 1); above it, every
+// process of the node reduces one slice straight into node_buf (MPI_Reduce_scatter), so the node's cores share the
+// arithmetic the leader would otherwise do alone.
+constexpr MPI_Aint kSlicedReduceBytes = 256 * 1024;
+
+// Step 1 with slices: process i's share of the node's reduction lands at its place in node_buf; the leader goes on
+// once every slice is written.
+int reduce_in_slices(const void* sendbuf, void* node_buf, int count, MPI_Datatype datatype, MPI_Op op,
+                     MPIX_Hybrid_s& h) {
+  std::vector<int> counts(static_cast<std::size_t>(h.node_size), count / h.node_size);
+  for (int i = 0; i < count % h.node_size; ++i) ++counts[static_cast<std::size_t>(i)];
+  MPI_Aint first = 0;
+  for (int i = 0; i < h.node_rank; ++i) first += counts[static_cast<std::size_t>(i)];
+  char* slice = static_cast<char*>(node_buf) + first * extent_of(datatype);
+  STRATA_TRY(PMPI_Reduce_scatter(sendbuf, slice, counts.data(), datatype, op, h.node));
+  hybrid::all_written(h);
+  return MPI_SUCCESS;
+}
+
 int allreduce(const void* sendbuf, void* node_buf, int count, MPI_Datatype datatype, MPI_Op op, MPIX_Hybrid_s& h) {
-  STRATA_TRY(PMPI_Reduce(sendbuf, h.leader() ? node_buf : nullptr, count, datatype, op, 0, h.node));
+  int type_size = 0;
+  STRATA_TRY(PMPI_Type_size(datatype, &type_size));
+  if (h.node_size > 1 && static_cast<MPI_Aint>(count) * type_size > kSlicedReduceBytes)
+    STRATA_TRY(reduce_in_slices(sendbuf, node_buf, count, datatype, op, h));
+  else
+    STRATA_TRY(PMPI_Reduce(sendbuf, h.leader() ? node_buf : nullptr, count, datatype, op, 0, h.node));
   if (h.leader() && h.node_sizes.size() > 1)
     STRATA_TRY(PMPI_Allreduce(MPI_IN_PLACE, node_buf, count, datatype, op, h.bridge));
   leader_done(h);

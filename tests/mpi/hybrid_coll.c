@@ -2,7 +2,8 @@
  * collectives on the same data.
  * - the node and bridge communicators: the node one is MPI_COMM_TYPE_SHARED's, the bridge holds one leader per node;
  * - allgather (in place and from a send buffer, a derived type, count 0), bcast from every root, allreduce (sum,
- *   max, a non-commutative operator), each against MPI_Allgather / MPI_Bcast / MPI_Allreduce;
+ *   max, a non-commutative operator; small, and large enough to be reduced in slices), each against
+ *   MPI_Allgather / MPI_Bcast / MPI_Allreduce;
  * - on MPI_COMM_WORLD and on a communicator whose nodes interleave (ranks not in node order);
  * - bad input: each error class, and the object still works after.
  * Strata-only (MPIX). */
@@ -104,9 +105,10 @@ static void compose(void *in, void *inout, int *len, MPI_Datatype *type) {
   }
 }
 
-static void check_allreduce(MPI_Comm comm, MPIX_Hybrid h, MPI_Comm node, int nodes_in_order) {
-  const int rank = rank_of(comm), count = 600;
-  double *shared, mine[600], expect[600];
+/* count 600: the node reduces to its leader; 40000 doubles (320 KB): every process reduces a slice into node_buf. */
+static void check_allreduce(MPI_Comm comm, MPIX_Hybrid h, MPI_Comm node, int nodes_in_order, int count) {
+  const int rank = rank_of(comm);
+  double *shared, *mine = malloc((size_t)count * sizeof *mine), *expect = malloc((size_t)count * sizeof *expect);
   MPI_Win win;
   CHECK_MPI(MPIX_Hybrid_alloc(h, count * (MPI_Aint)sizeof(double), &shared, &win));
   for (int round = 0; round < 3; ++round) {
@@ -136,6 +138,8 @@ static void check_allreduce(MPI_Comm comm, MPIX_Hybrid h, MPI_Comm node, int nod
   CHECK_MPI(MPI_Barrier(node));
   MPI_Op_free(&affine);
   CHECK_MPI(MPI_Win_free(&win));
+  free(mine);
+  free(expect);
 }
 
 static void expect_class(int err, int cls) {
@@ -170,7 +174,8 @@ static void run(MPI_Comm comm, int nodes_in_order) {
   CHECK_MPI(MPIX_Hybrid_get_comms(h, &node, NULL));
   check_allgather(comm, h, node);
   check_bcast(comm, h, node);
-  check_allreduce(comm, h, node, nodes_in_order);
+  check_allreduce(comm, h, node, nodes_in_order, 600);
+  check_allreduce(comm, h, node, nodes_in_order, 40000);
   CHECK_MPI(MPIX_Hybrid_free(&h));
   CHECK(h == MPIX_HYBRID_NULL);
 }
