@@ -46,7 +46,7 @@ static void check_allgather(MPI_Comm comm, MPIX_Hybrid h, MPI_Comm node) {
       MPI_Win win;
       CHECK_MPI(MPIX_Hybrid_alloc(h, (MPI_Aint)(size * count) * (MPI_Aint)sizeof(double), &shared, &win));
       for (int i = 0; i < count; ++i) mine[i] = value(rank, i, in_place);
-      if (in_place) memcpy(shared + rank * count, mine, (size_t)count * sizeof *mine);
+      if (in_place && count > 0) memcpy(shared + rank * count, mine, (size_t)count * sizeof *mine);
       CHECK_MPI(MPIX_Hybrid_allgather(in_place ? MPI_IN_PLACE : mine, count, MPI_DOUBLE, shared, h));
       CHECK_MPI(MPI_Allgather(mine, count, MPI_DOUBLE, expect, count, MPI_DOUBLE, comm));
       CHECK(count == 0 || memcmp(shared, expect, (size_t)(size * count) * sizeof *expect) == 0);
