@@ -206,8 +206,11 @@ const char* const kGroupsInfoKey = "strata_coll_groups";
 
 Status requested_groups(const std::string* info_value, int& groups) {
   groups = 0;
-  const char* env = std::getenv("STRATA_COLL_GROUPS");
-  const std::string value = info_value ? *info_value : env ? env : "";
+  static const std::string environment = [] {  // read once, as the algorithm variables are
+    const char* env = std::getenv("STRATA_COLL_GROUPS");
+    return std::string(env ? env : "");
+  }();
+  const std::string& value = info_value ? *info_value : environment;
   if (value.empty()) return Status::success();
   const char* source = info_value ? "info key strata_coll_groups" : "STRATA_COLL_GROUPS";
   std::size_t used = 0;
