@@ -27,8 +27,6 @@ std::set<const MPIX_Hybrid_s*>& live() {
   return objects;
 }
 
-// A call's result: MPI_SUCCESS keeps going, anything else is returned as is.
-
 // Rank tables: each comm rank's node index and each node's size and first rank, from one allgather of the node
 // index (the leader's bridge rank, spread over its node).
 int make_tables(MPIX_Hybrid_s& h) {
@@ -62,13 +60,14 @@ int make_flag(MPIX_Hybrid_s& h) {
   MPI_Aint size = 0;
   int unit = 0;
   STRATA_TRY(PMPI_Win_shared_query(h.flag_window, 0, &size, &unit, &base));
-  if (h.leader()) {
-    h.flag = new (base) std::atomic<std::uint64_t>(0);
-    h.arrived = new (static_cast<char*>(base) + 64) std::atomic<std::uint64_t>(0);
+  char* lines = static_cast<char*>(base);
+  if (h.leader()) {  // the owner constructs them, before anybody looks (the barrier)
+    new (lines) std::atomic<std::uint64_t>(0);
+    new (lines + 64) std::atomic<std::uint64_t>(0);
   }
-  STRATA_TRY(PMPI_Barrier(h.node));  // constructed before anybody looks
-  h.flag = static_cast<std::atomic<std::uint64_t>*>(base);
-  h.arrived = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(base) + 64);
+  STRATA_TRY(PMPI_Barrier(h.node));
+  h.flag = std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(lines));
+  h.arrived = std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(lines + 64));
   return MPI_SUCCESS;
 }
 
