@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { HARNESS_TAG_SYNC = 21, HARNESS_TAG_MAX = 22 };
 
@@ -71,6 +72,34 @@ static inline int compare_doubles(const void *a, const void *b) {
 static inline double median(double *v, int n) {
   qsort(v, (size_t)n, sizeof(double), compare_doubles);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Command-line lists, "a,b,c" (tokenised in place). harness_parse_names: the index of each name among
+ * names[0..count); returns how many (at most max), or -1 at an unknown name. harness_parse_sizes: byte counts, each
+ * a multiple of `unit` in [unit, limit]; returns how many (at most max), or -1 at a bad one; *largest gets the
+ * largest (it starts at unit). */
+static inline int harness_parse_names(char *list, const char *const *names, int count, int *out, int max) {
+  int n = 0;
+  for (char *t = strtok(list, ","); t && n < max; t = strtok(NULL, ",")) {
+    out[n] = -1;
+    for (int k = 0; k < count; ++k)
+      if (strcmp(t, names[k]) == 0) out[n] = k;
+    if (out[n++] < 0) return -1;
+  }
+  return n;
+}
+
+static inline int harness_parse_sizes(char *list, long unit, long limit, long *out, int max, long *largest) {
+  int n = 0;
+  *largest = unit;
+  for (char *t = strtok(list, ","); t && n < max; t = strtok(NULL, ",")) {
+    char *end = NULL;
+    const long bytes = strtol(t, &end, 10);
+    if (*end || bytes < unit || bytes > limit || bytes % unit) return -1;
+    if (bytes > *largest) *largest = bytes;
+    out[n++] = bytes;
+  }
+  return n;
 }
 
 #endif

@@ -253,24 +253,13 @@ int main(int argc, char **argv) {
   harness_init(&argc, &argv, &rank, &size);
 
   char default_ops[] = "bcast,reduce,allreduce,allgather,alltoall", default_sizes[] = "4,1024";
-  char *list = argc > 1 ? argv[1] : default_ops;
-  Op ops[MAX_CASES];
-  int op_count = 0;
-  for (char *t = strtok(list, ","); t && op_count < MAX_CASES; t = strtok(NULL, ",")) {
-    ops[op_count] = OP_COUNT;
-    for (int k = 0; k < OP_COUNT; ++k)
-      if (strcmp(t, op_names[k]) == 0) ops[op_count] = (Op)k;
-    if (ops[op_count++] == OP_COUNT) usage("unknown operation");
-  }
+  int ops[MAX_CASES];
+  const int op_count = harness_parse_names(argc > 1 ? argv[1] : default_ops, op_names, OP_COUNT, ops, MAX_CASES);
+  if (op_count < 0) usage("unknown operation");
   long sizes[MAX_CASES], max_bytes = 4;
-  int size_count = 0;
-  for (char *t = strtok(argc > 2 ? argv[2] : default_sizes, ","); t && size_count < MAX_CASES; t = strtok(NULL, ",")) {
-    char *end = NULL;
-    const long bytes = strtol(t, &end, 10);
-    if (*end || bytes < 4 || bytes > max_bytes_limit || bytes % 4) usage("bad size");
-    if (bytes > max_bytes) max_bytes = bytes;
-    sizes[size_count++] = bytes;
-  }
+  const int size_count =
+      harness_parse_sizes(argc > 2 ? argv[2] : default_sizes, 4, max_bytes_limit, sizes, MAX_CASES, &max_bytes);
+  if (size_count < 0) usage("bad size");
   const int batches = argc > 3 ? atoi(argv[3]) : 5;
   if (argc > 4 || batches < 1 || batches > MAX_BATCHES) usage("bad arguments");
 
