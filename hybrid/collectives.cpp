@@ -81,16 +81,9 @@ int allgather(const void* sendbuf, int count, MPI_Datatype datatype, void* node_
   return MPI_SUCCESS;
 }
 
-// The root's rank in the node communicator, which orders a node's processes as comm does.
-int node_rank_of(const MPIX_Hybrid_s& h, int rank) {
-  int below = 0;
-  for (int r = 0; r < rank; ++r) below += h.node_index(r) == h.node_index(rank);
-  return below;
-}
-
 int bcast(void* node_buf, int count, MPI_Datatype datatype, int root, MPIX_Hybrid_s& h) {
   const int root_node = h.node_index(root);
-  const int root_in_node = node_rank_of(h, root);
+  const int root_in_node = h.rank_on_node[static_cast<std::size_t>(root)];
   const bool on_root_node = h.node_index(h.rank) == root_node;
   // A root that does not lead tells its leader the data is in place: one message, as a non-conduit root costs.
   if (on_root_node && root_in_node != 0) {

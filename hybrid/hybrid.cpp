@@ -27,8 +27,8 @@ std::set<const MPIX_Hybrid_s*>& live() {
   return objects;
 }
 
-// Rank tables: each comm rank's node index and each node's size and first rank, from one allgather of the node
-// index (the leader's bridge rank, spread over its node).
+// Rank tables (the paper's translation tables): each comm rank's node index and rank on its node, and each node's
+// size and first rank, from one allgather of the node index (the leader's bridge rank, spread over its node).
 int make_tables(MPIX_Hybrid_s& h) {
   int node_index = 0;
   if (h.leader()) STRATA_TRY(PMPI_Comm_rank(h.bridge, &node_index));
@@ -39,10 +39,11 @@ int make_tables(MPIX_Hybrid_s& h) {
   for (int n : h.node_of) nodes = std::max(nodes, n + 1);
   h.node_sizes.assign(static_cast<std::size_t>(nodes), 0);
   h.node_first.assign(static_cast<std::size_t>(nodes), -1);
+  h.rank_on_node.assign(static_cast<std::size_t>(h.size), 0);
   for (int r = 0; r < h.size; ++r) {
     const auto n = static_cast<std::size_t>(h.node_index(r));
     if (h.node_first[n] < 0) h.node_first[n] = r;
-    ++h.node_sizes[n];
+    h.rank_on_node[static_cast<std::size_t>(r)] = h.node_sizes[n]++;
   }
   h.block_order = true;
   for (int r = 0; r < h.size; ++r) {

@@ -21,6 +21,7 @@ struct MPIX_Hybrid_s {
   std::vector<int> node_of;        // comm rank -> its node's index (its leader's bridge rank)
   std::vector<int> node_sizes;     // per node index: processes
   std::vector<int> node_first;     // per node index: its lowest comm rank
+  std::vector<int> rank_on_node;   // comm rank -> its rank in its node's communicator (comm order within a node)
   bool block_order = false;        // every node's ranks are consecutive in comm, nodes in bridge order
 
   MPI_Win flag_window = MPI_WIN_NULL;
