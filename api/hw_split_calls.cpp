@@ -218,8 +218,20 @@ extern "C" int PMPIX_Comm_get_min_hlevel(MPI_Comm comm, int nranks, const int ra
   if (std::find(ranks, ranks + nranks, c->rank) == ranks + nranks) return copy_name("Unknown", type, resultlen);
   const runtime::World& world = runtime::state().world;
   const uint32_t node = world.node_of_rank[c->world_rank(c->rank)];
-  for (int i = 0; i < nranks; ++i)
-    if (world.node_of_rank[c->world_rank(ranks[i])] != node) return copy_name("Cluster", type, resultlen);
+  if (std::any_of(ranks, ranks + nranks, [&](int r) { return world.node_of_rank[c->world_rank(r)] != node; })) {
+    // Across nodes: the lowest network level holding all their nodes (issue 12), else the whole "Cluster".
+    Status status;
+    const topo::LocalView* view = topo::local_view(world, status);
+    if (view == nullptr) return raise("MPIX_Comm_get_min_hlevel", comm, status);
+    for (auto l = topo::kNetworkLevels.rbegin(); l != topo::kNetworkLevels.rend(); ++l) {
+      const int instance = view->network.instance(*l, node);
+      if (instance >= 0 && std::all_of(ranks, ranks + nranks, [&](int r) {
+            return view->network.instance(*l, world.node_of_rank[c->world_rank(r)]) == instance;
+          }))
+        return copy_name(std::string(topo::canonical_name(*l)), type, resultlen);
+    }
+    return copy_name("Cluster", type, resultlen);
+  }
   std::vector<const topo::Placement*> placements;
   for (int i = 0; i < nranks; ++i) {
     Status status;

@@ -1,4 +1,5 @@
 // Strata's view of the hardware, for tools and tests (MPIX_Get_hw_placement; format documented in mpi.h).
+#include <set>
 #include <string>
 
 #include "api/check.hpp"
@@ -19,6 +20,14 @@ const char* binding_name(topo::BindingSource s) {
   return "none";
 }
 
+// How many instances of network level `l` the job has (its distinct groups).
+std::size_t network_instances(const topo::Network& network, topo::Level l) {
+  std::set<int> groups;
+  for (int g : network.of_node[topo::index(l)])
+    if (g >= 0) groups.insert(g);
+  return groups.size();
+}
+
 runtime::Info describe(const runtime::World& world, const topo::LocalView& v) {
   runtime::Info info;
   const topo::Placement& p = v.placement;
@@ -29,7 +38,8 @@ runtime::Info describe(const runtime::World& world, const topo::LocalView& v) {
   std::string redundant;
   for (topo::Level l : topo::kAllLevels) {
     if (!p.present(l)) continue;
-    const std::string count = std::to_string(v.machine.instances(l).size());
+    const std::string count = std::to_string(topo::network(l) ? network_instances(v.network, l)
+                                                              : v.machine.instances(l).size());
     info.set(topo::canonical_name(l), (p.confined(l) ? std::to_string(p.at(l)) : "none") + "/" + count);
     if (p.redundant[topo::index(l)]) redundant += (redundant.empty() ? "" : " ") + std::string(topo::canonical_name(l));
   }

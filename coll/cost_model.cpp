@@ -124,7 +124,7 @@ class Simulation {
     const Vertex& v = schedules_[send.rank].vertices()[send.vertex];
     double begin = std::max({send.time, recv.time, from.send_free, to.recv_free});
     double *node_out = nullptr, *node_in = nullptr;
-    if (node_of_ && link_class == LinkClass::kOtherNode) {
+    if (node_of_ && between_nodes(link_class)) {
       node_out = &node_port(node_of_(send.rank)).send_free;
       node_in = &node_port(node_of_(recv.rank)).recv_free;
       begin = std::max({begin, *node_out, *node_in});
@@ -172,7 +172,9 @@ class Simulation {
 LinkClass link_class(int distance) {
   if (distance <= 1) return LinkClass::kSameCache;
   if (distance <= 4) return LinkClass::kSamePackage;
-  return distance <= 6 ? LinkClass::kSameNode : LinkClass::kOtherNode;
+  if (distance <= 6) return LinkClass::kSameNode;
+  if (distance == 7) return LinkClass::kSameSwitch;
+  return distance == 8 ? LinkClass::kSameRack : LinkClass::kOtherNode;
 }
 
 CostParameters CostParameters::uniform(Link link, double gamma) { return two_level(link, link, gamma); }
@@ -180,7 +182,8 @@ CostParameters CostParameters::uniform(Link link, double gamma) { return two_lev
 CostParameters CostParameters::two_level(Link node, Link network, double gamma) {
   CostParameters p;
   p.links.fill(node);
-  p.links[static_cast<std::size_t>(LinkClass::kOtherNode)] = network;
+  for (LinkClass c : {LinkClass::kSameSwitch, LinkClass::kSameRack, LinkClass::kOtherNode})
+    p.links[static_cast<std::size_t>(c)] = network;
   p.gamma = gamma;
   return p;
 }

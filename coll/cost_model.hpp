@@ -19,11 +19,17 @@ struct Link {
 };
 
 // The link classes the model tells apart, from the closest: two processes sharing a cache (L3 or below), the same
-// package (or NUMA node), the same node, other nodes.
-enum class LinkClass : int { kSameCache, kSamePackage, kSameNode, kOtherNode, kCount };
+// package (or NUMA node), the same node, other nodes on the same switch, other nodes in the same rack, other nodes
+// sharing no network level (topo/levels.hpp's Rack and Switch; without them every other node is kOtherNode).
+enum class LinkClass : int { kSameCache, kSamePackage, kSameNode, kSameSwitch, kSameRack, kOtherNode, kCount };
+
+// Whether the link leaves the node (goes through its network port).
+constexpr bool between_nodes(LinkClass c) {
+  return c == LinkClass::kSameSwitch || c == LinkClass::kSameRack || c == LinkClass::kOtherNode;
+}
 
 // The class of two processes at a distance of topo::distance's scale (1: a cache, 2-4: a package or NUMA node,
-// 5-6: the node, 7: beyond it).
+// 5-6: the node, 7: the same switch, 8: the same rack, 9: no shared network level).
 LinkClass link_class(int distance);
 
 struct CostParameters {
@@ -38,8 +44,8 @@ struct CostParameters {
 
 // `build(rank, schedule)` builds each rank's schedule; `link_of(a, b)` says how ranks a and b are connected.
 // `node_of(rank)`, when given, makes each node's network port single too: a node sends one message and receives
-// one at a time over kOtherNode links, whichever of its ranks they belong to (the ranks of a node share its network
-// interface, so a flat algorithm whose ranks all talk across nodes at once queues there).
+// one at a time over links between nodes (between_nodes), whichever of its ranks they belong to (the ranks of a
+// node share its network interface, so a flat algorithm whose ranks all talk across nodes at once queues there).
 // Returns the predicted seconds, or a negative value when the schedules cannot complete (a receive without a send).
 double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
                const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of = {});

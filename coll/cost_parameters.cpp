@@ -41,6 +41,12 @@ bool parse_value(const std::string& token, double& value, std::string& why) {
   return false;
 }
 
+// The network levels' lines, which older files lack (cost_parameters.hpp).
+bool optional(std::size_t entry) {
+  return entry == static_cast<std::size_t>(LinkClass::kSameSwitch) ||
+         entry == static_cast<std::size_t>(LinkClass::kSameRack);
+}
+
 // The figures of the defaults below, in the file's units.
 CostParameters from_file_units(const double (&links)[kClasses][2], double gamma_ns) {
   CostParameters p;
@@ -56,6 +62,8 @@ const char* link_class_name(LinkClass c) {
     case LinkClass::kSameCache: return "same_cache";
     case LinkClass::kSamePackage: return "same_package";
     case LinkClass::kSameNode: return "same_node";
+    case LinkClass::kSameSwitch: return "same_switch";
+    case LinkClass::kSameRack: return "same_rack";
     case LinkClass::kOtherNode: return "other_node";
     case LinkClass::kCount: break;
   }
@@ -77,7 +85,8 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
     while (entry <= kGamma && tokens[0] != entry_name(entry)) ++entry;
     if (entry > kGamma)
       return error(kErrArg, where + "unknown entry \"" + tokens[0] +
-                                "\" (expected same_cache, same_package, same_node, other_node or gamma)");
+                                "\" (expected same_cache, same_package, same_node, same_switch, same_rack, " +
+                                "other_node or gamma)");
     if (first_line[entry] != 0)
       return error(kErrArg, where + tokens[0] + " given again (first on line " + std::to_string(first_line[entry]) +
                                 ")");
@@ -100,7 +109,10 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
   }
   if (in.bad()) return error(kErrOther, "cannot read cost file " + path);
   for (std::size_t entry = 0; entry <= kGamma; ++entry)
-    if (first_line[entry] == 0) return error(kErrArg, path + ": no line for " + entry_name(entry));
+    if (first_line[entry] == 0 && !optional(entry)) return error(kErrArg, path + ": no line for " + entry_name(entry));
+  for (LinkClass c : {LinkClass::kSameSwitch, LinkClass::kSameRack})
+    if (first_line[static_cast<std::size_t>(c)] == 0)
+      read.links[static_cast<std::size_t>(c)] = read.link(LinkClass::kOtherNode);
   out = read;
   return {};
 }
@@ -130,6 +142,8 @@ const CostParameters& default_cost_parameters() {
           {1.852, 0.08902},  // same_cache    alpha_us beta_ns_per_byte
           {1.628, 0.09273},  // same_package
           {1.684, 0.09129},  // same_node
+          {7.424, 0.2591},   // same_switch: other_node's (loopback has no switches to measure)
+          {7.424, 0.2591},   // same_rack: likewise
           {7.424, 0.2591},   // other_node
       },
       0.02223);  // gamma ns_per_byte

@@ -5,6 +5,7 @@
 
 #include "comm/hw_split.hpp"
 #include "runtime/state.hpp"
+#include "topo/local.hpp"
 #include "topo/peers.hpp"
 
 namespace strata::coll {
@@ -46,12 +47,24 @@ Hierarchy::Level cut(const std::vector<topo::Placement>& placements, const std::
 
 }  // namespace
 
-topo::Placement elsewhere(uint32_t node) {
+topo::Placement elsewhere(uint32_t node, const topo::Network& network) {
   topo::Placement p;  // every level below the node is unknown here
   p.node = node;
   p.instance.fill(topo::kNotConfined);
   p.instance[topo::index(topo::Level::Node)] = 0;
+  network.place(p);
   return p;
+}
+
+topo::Placement elsewhere(const topo::Placement& seen) {
+  topo::Placement p = elsewhere(seen.node);
+  for (topo::Level l : topo::kNetworkLevels) p.instance[topo::index(l)] = seen.at(l);
+  return p;
+}
+
+bool Hierarchy::spans_nodes() const {
+  const std::optional<topo::Level> first = topo::parse_level(levels.front().name);
+  return first && (*first == topo::Level::Node || topo::network(*first));
 }
 
 Hierarchy make_hierarchy(const std::vector<topo::Placement>& placements, int me) {
@@ -78,12 +91,14 @@ bool spans_nodes(const comm::Communicator& c) {
 std::shared_ptr<const Hierarchy> hierarchy_of(const comm::Communicator& c, Status& status) {
   const runtime::World& world = runtime::state().world;
   const uint32_t my_node = world.node_of_rank[static_cast<std::size_t>(c.world_rank(c.rank))];
+  const topo::LocalView* local = topo::local_view(world, status);
+  if (local == nullptr) return nullptr;
   std::vector<topo::Placement> placements(static_cast<std::size_t>(c.size));
   for (int r = 0; r < c.size; ++r) {
     const int w = c.world_rank(r);
     const uint32_t node = world.node_of_rank[static_cast<std::size_t>(w)];
     if (node != my_node) {
-      placements[static_cast<std::size_t>(r)] = elsewhere(node);
+      placements[static_cast<std::size_t>(r)] = elsewhere(node, local->network);
       continue;
     }
     const topo::Placement* known = topo::peer_placement(world, w, status);

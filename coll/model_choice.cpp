@@ -10,11 +10,14 @@
 
 namespace strata::coll {
 
+// Across nodes every member knows every rank's node and its racks and switches (job-level data), so the view keeps
+// those: links there are "same switch", "same rack" or "other node", and the view's hierarchies cut by the network
+// levels before the nodes.
 std::vector<topo::Placement> shared_view(const Hierarchy& h) {
   if (!h.spans_nodes()) return h.placements;
   std::vector<topo::Placement> view;
   view.reserve(h.placements.size());
-  for (const topo::Placement& p : h.placements) view.push_back(elsewhere(p.node));
+  for (const topo::Placement& p : h.placements) view.push_back(elsewhere(p));  // keeps racks and switches
   return view;
 }
 

@@ -44,12 +44,15 @@ bool same_value(const SplitRecord& a, const SplitRecord& b) {
 
 bool participates(const SplitRecord& r) { return r.kind != SplitKind::Undefined; }
 
-using InstanceKey = std::pair<uint32_t, int32_t>;  // (node, instance): one instance of a level, job-wide
+// (node, instance): one instance of a level, job-wide. A node level's index is node-unique, so the node tells the
+// instances of different nodes apart; a network level's index is already job-wide (rack 1 is the same rack seen
+// from every node), so its key leaves the node out, and the parts come in the racks' (switches') order.
+using InstanceKey = std::pair<uint32_t, int32_t>;
 
 std::optional<InstanceKey> instance_of(const SplitRecord& r, topo::Level l) {
   const int32_t i = r.instance[topo::index(l)];
   if (!participates(r) || i < 0) return std::nullopt;
-  return InstanceKey{r.node, i};
+  return InstanceKey{topo::network(l) ? 0u : r.node, i};
 }
 
 // Unguided: the highest level at which some member's group is a strict subset of the parent's group.

@@ -16,7 +16,10 @@
 //   highest level at which its own group is a strict subset; choosing it once for the whole split keeps the result
 //   a partition even on machines whose levels do not nest (e.g. NUMA nodes smaller than the L3).
 // - Ranks follow the key, ties in parent rank order. The parts are numbered in hardware order (node, then the
-//   level's logical index): MPIX_Comm_get_hlevel_info's index.
+//   level's logical index; for the network levels Rack and Switch, whose indexes are job-wide, the index alone):
+//   MPIX_Comm_get_hlevel_info's index.
+// - The network levels lie above Node (topo/levels.hpp), so from a communicator spanning racks the unguided walk
+//   goes Rack -> Switch -> Node -> Package -> ...; a level the job's network lacks is absent, like any other.
 #pragma once
 #include <cstdint>
 #include <memory>

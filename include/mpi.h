@@ -345,8 +345,9 @@ STRATA_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm 
 STRATA_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 STRATA_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
-/* MPI-4.1: the hardware levels Strata supports on this node, by canonical name (hwloc://Machine ... hwloc://PU),
- * each "true" when the caller is confined to one instance of it, else "false". A new object; free it. */
+/* MPI-4.1: the hardware levels Strata supports for the caller, by canonical name (strata://Rack, strata://Switch
+ * when the job has network levels, then hwloc://Machine ... hwloc://PU), each "true" when the caller is confined to
+ * one instance of it, else "false". A new object; free it. */
 STRATA_DECLARE(int, Get_hw_resource_info, (MPI_Info *hw_info))
 STRATA_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
@@ -697,6 +698,9 @@ STRATA_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
  *                hwloc://L3Cache, hwloc://L2Cache, hwloc://L1Cache, hwloc://Core, hwloc://PU): "<index>/<count>",
  *                the node-unique index of the one instance holding the whole binding and the number of instances
  *                on the node, or "none/<count>" when the binding spans several instances;
+ *   one key per network level the job has (strata://Rack, strata://Switch: mpiexec --network, or the resource
+ *                manager's PMIX_FABRIC_GROUPS as Rack): "<index>/<count>", the job-wide index of the node's
+ *                instance and the number of instances in the job ("none/<count>" for a node no instance lists);
  *   "redundant"  the levels whose instances equal those of a level above them, space separated (may be empty).
  * Levels the machine lacks have no key. Errors: MPI_ERR_ARG for a NULL argument, MPI_ERR_OTHER when the
  * launcher's topology cannot be read. */
@@ -763,8 +767,11 @@ STRATA_DECLARE_X(int, Hybrid_allreduce, (const void *sendbuf, void *node_buf, in
                                          MPI_Op op, MPIX_Hybrid hybrid))
 
 /* The hierarchical-communicator proposals (../shared/papers: Goglin et al. 2018, section 3; Bouhrour et al.,
- * section 8). Levels are named as MPI_Comm_split_type's mpi_hw_resource_type values: hwloc://Machine (the node),
- * hwloc://Package, hwloc://NUMANode, hwloc://L3Cache, hwloc://L2Cache, hwloc://L1Cache, hwloc://Core, hwloc://PU.
+ * section 8). Levels are named as MPI_Comm_split_type's mpi_hw_resource_type values: strata://Rack and
+ * strata://Switch (the network levels above the node, when the job has them: mpiexec --network, or a resource
+ * manager's PMIX_FABRIC_GROUPS as Rack), hwloc://Machine (the node), hwloc://Package, hwloc://NUMANode,
+ * hwloc://L3Cache, hwloc://L2Cache, hwloc://L1Cache, hwloc://Core, hwloc://PU. Values are case-insensitive and
+ * may drop the prefix (Rack, Switch, Node, Package, ...).
  *
  * MPIX_Comm_hsplit_with_roots: collective over oldcomm. newcomm is what MPI_Comm_split_type(oldcomm,
  * MPI_COMM_TYPE_HW_UNGUIDED, rank in oldcomm, info, newcomm) gives (info is INOUT in the same way); rootscomm
@@ -775,13 +782,15 @@ STRATA_DECLARE_X(int, Comm_hsplit_with_roots, (MPI_Comm oldcomm, MPI_Info info, 
 
 /* MPIX_Comm_get_hlevel_info: for a communicator made by a hardware split (MPI_Comm_split_type with a hardware or
  * shared type, the MPIX calls here, or a dup of one): how many communicators that split made from the same parent,
- * this one's index among them (0 .. num_comms-1, in hardware order: node, then the level's logical index), and
+ * this one's index among them (0 .. num_comms-1, in hardware order: node, then the level's logical index; a
+ * network level's job-wide index alone), and
  * its level's name in `type` (room for MPI_MAX_INFO_VAL+1 chars; resultlen excludes the NUL). MPI_ERR_COMM for
  * any other communicator. Local. */
 STRATA_DECLARE_X(int, Comm_get_hlevel_info, (MPI_Comm comm, int *num_comms, int *index, char *type, int *resultlen))
 
 /* MPIX_Comm_get_min_hlevel: the deepest level one instance of which holds all the listed processes (ranks of
- * comm): a level name as above when they share a node, "Cluster" when they span nodes, "Unknown" when the caller
+ * comm): a level name as above when they share a node; when they span nodes, the lowest network level holding all
+ * their nodes (strata://Switch, strata://Rack), or "Cluster" when they share none; "Unknown" when the caller
  * is not listed. `type` as in MPIX_Comm_get_hlevel_info. Local (bindings are published at MPI_Init). */
 STRATA_DECLARE_X(int, Comm_get_min_hlevel, (MPI_Comm comm, int nranks, const int ranks[], char *type,
                                             int *resultlen))

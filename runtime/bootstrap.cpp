@@ -127,6 +127,18 @@ void bootstrap_finalize() {
 
 std::optional<std::string> launcher_topology_xml() { return launcher_string(PMIX_RANK_WILDCARD, PMIX_HWLOC_XML_V2); }
 
+std::optional<std::string> launcher_job_string(const std::string& key) {
+  return launcher_string(PMIX_RANK_WILDCARD, key.c_str());
+}
+
+std::optional<std::string> launcher_fabric_groups() { return launcher_string(PMIX_RANK_WILDCARD, PMIX_FABRIC_GROUPS); }
+
+std::optional<std::string> rank_hostname(int rank) {
+  std::string host;
+  if (!g_launched || !get_string(proc_of(rank), PMIX_HOSTNAME, host)) return std::nullopt;
+  return host;
+}
+
 std::optional<std::string> launcher_cpuset(int rank) {
   return launcher_string(static_cast<pmix_rank_t>(rank), PMIX_CPUSET);
 }

@@ -36,6 +36,11 @@ Status lookup(int rank, const std::string& key, std::vector<char>& blob);
 // (PMIX_HWLOC_XML_V2, job level) and each rank's simulated binding (PMIX_CPUSET, "hwloc:0-3" or "0-3").
 std::optional<std::string> launcher_topology_xml();
 std::optional<std::string> launcher_cpuset(int rank);
+// A job-level string the launcher registered under `key` (e.g. PMIX_FABRIC_GROUPS: launcher_fabric_groups), and
+// the (possibly simulated) hostname of `rank`'s node: what topo/local.cpp needs to read the network levels.
+std::optional<std::string> launcher_job_string(const std::string& key);
+std::optional<std::string> launcher_fabric_groups();
+std::optional<std::string> rank_hostname(int rank);
 
 // Ends the whole job with `code` (MPI_Abort): the launcher kills every rank.
 [[noreturn]] void abort_job(int code, const std::string& message);

@@ -10,7 +10,9 @@ namespace {
 struct Names {
   std::string_view canonical, short_name;
 };
-constexpr std::array<Names, kLevelCount> kNames = {{{"hwloc://Machine", "Node"},
+constexpr std::array<Names, kLevelCount> kNames = {{{"strata://Rack", "Rack"},
+                                                    {"strata://Switch", "Switch"},
+                                                    {"hwloc://Machine", "Node"},
                                                     {"hwloc://Package", "Package"},
                                                     {"hwloc://NUMANode", "NUMANode"},
                                                     {"hwloc://L3Cache", "L3Cache"},
@@ -20,10 +22,11 @@ constexpr std::array<Names, kLevelCount> kNames = {{{"hwloc://Machine", "Node"},
                                                     {"hwloc://PU", "PU"}}};
 
 struct Alias {
-  std::string_view name;  // lower case, without the hwloc:// prefix
+  std::string_view name;  // lower case, without the hwloc:// (or, for network levels, strata://) prefix
   Level level;
 };
 constexpr Alias kAliases[] = {
+    {"rack", Level::Rack},        {"switch", Level::Switch},
     {"machine", Level::Node},     {"node", Level::Node},         {"package", Level::Package},
     {"socket", Level::Package},   {"numanode", Level::NUMANode}, {"numa", Level::NUMANode},
     {"l3cache", Level::L3Cache},  {"l3", Level::L3Cache},        {"l2cache", Level::L2Cache},
@@ -38,11 +41,13 @@ std::string_view short_name(Level l) { return kNames[index(l)].short_name; }
 std::optional<Level> parse_level(std::string_view value) {
   std::string lower(value);
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  constexpr std::string_view kPrefix = "hwloc://";
+  constexpr std::string_view kHwloc = "hwloc://", kStrata = "strata://";
   std::string_view name = lower;
-  if (name.starts_with(kPrefix)) name.remove_prefix(kPrefix.size());
-  for (const Alias& a : kAliases)
-    if (a.name == name) return a.level;
+  const bool hwloc = name.starts_with(kHwloc), strata = name.starts_with(kStrata);
+  if (hwloc) name.remove_prefix(kHwloc.size());
+  if (strata) name.remove_prefix(kStrata.size());
+  for (const Alias& a : kAliases)  // hwloc:// names hwloc's objects only, strata:// the network levels only
+    if (a.name == name && !(hwloc && network(a.level)) && !(strata && !network(a.level))) return a.level;
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 #include "topo/local.hpp"
 
+#include <algorithm>
 #include <memory>
 
 namespace strata::topo {
@@ -7,7 +8,44 @@ namespace {
 
 constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 
+// The hostname of every node id, as the network groups name nodes.
+Status node_names(const runtime::World& world, std::vector<std::string>& names) {
+  names.assign(*std::max_element(world.node_of_rank.begin(), world.node_of_rank.end()) + 1, std::string());
+  for (int r = 0; r < world.size; ++r) {
+    std::string& name = names[world.node_of_rank[r]];
+    if (!name.empty()) continue;
+    std::optional<std::string> host = runtime::rank_hostname(r);
+    if (!host)
+      return error(kErrOther, "the launcher gave network groups but no hostname for rank " + std::to_string(r));
+    name = *host;
+  }
+  return {};
+}
+
+// The launcher's network levels (local.hpp): each a job-level string in PMIX_FABRIC_GROUPS's syntax.
+Status load_network(const runtime::World& world, Network& out) {
+  struct Source {
+    Level level;
+    const char* key;
+    std::optional<std::string> text;
+  } sources[] = {{Level::Rack, "PMIX_FABRIC_GROUPS", runtime::launcher_fabric_groups()},
+                 {Level::Switch, kSwitchGroupsKey, runtime::launcher_job_string(kSwitchGroupsKey)}};
+  std::vector<std::string> names;
+  for (Source& s : sources) {
+    if (!s.text) continue;
+    if (names.empty())
+      if (Status st = node_names(world, names); !st.ok()) return st;
+    std::optional<std::vector<int>> groups = parse_groups(*s.text, names);
+    if (!groups)
+      return error(kErrOther, std::string("the launcher's ") + s.key + " \"" + *s.text +
+                                  "\" is not a list of groups like \"0:nodeA,nodeB;1:nodeC\"");
+    out.of_node[index(s.level)] = *groups;
+  }
+  return {};
+}
+
 Status load(const runtime::World& world, LocalView& v) {
+  if (Status s = load_network(world, v.network); !s.ok()) return s;
   if (auto xml = runtime::launcher_topology_xml()) {
     if (Status s = Machine::from_xml(*xml, v.machine); !s.ok()) return s;
     v.binding = v.machine.whole();
@@ -29,6 +67,7 @@ Status load(const runtime::World& world, LocalView& v) {
     v.source = v.binding == v.machine.whole() ? BindingSource::Unbound : BindingSource::Real;
   }
   v.placement = place(v.machine, v.binding, world.node_of_rank[world.rank]);
+  v.network.place(v.placement);
   return {};
 }
 

@@ -8,8 +8,11 @@ namespace {
 
 constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 
+// Only for the levels inside a node (index_levels skips the network levels, which hwloc does not know).
 hwloc_obj_type_t hwloc_type(Level l) {
   switch (l) {
+    case Level::Rack:
+    case Level::Switch: break;
     case Level::Node: return HWLOC_OBJ_MACHINE;
     case Level::Package: return HWLOC_OBJ_PACKAGE;
     case Level::NUMANode: return HWLOC_OBJ_NUMANODE;
@@ -84,6 +87,7 @@ void Machine::index_levels() {
   for (Level l : kAllLevels) {
     std::vector<Instance>& out = levels_[index(l)];
     out.clear();
+    if (network(l)) continue;  // above the node: never a machine's (topo/network.hpp)
     const int n = hwloc_get_nbobjs_by_type(t, hwloc_type(l));
     for (int i = 0; i < n; ++i) {
       hwloc_obj_t obj = hwloc_get_obj_by_type(t, hwloc_type(l), static_cast<unsigned>(i));

@@ -4,7 +4,8 @@
 // - A level's instances are listed in hwloc's logical order; an instance's index is node-unique.
 // - NUMA nodes are memory children in hwloc 2: the NUMANode level groups the PUs whose local NUMA node is the
 //   same, i.e. one instance per distinct NUMA cpuset (the first NUMA node's logical index names it).
-// - A level the machine lacks has no instances (absent). A level whose instances have the same cpusets as a level
+// - A level the machine lacks has no instances (absent); so have the network levels (Rack, Switch), which lie
+//   above any one machine. A level whose instances have the same cpusets as a level
 //   above it is kept, and marked redundant (e.g. the NUMANode and L3Cache of a machine with one of each per
 //   package, or a single NUMA node spanning the machine, which equals the Node).
 // - Boards are the hwloc Group objects above the packages (e.g. "group:2 pack:4 ..."); a machine without such

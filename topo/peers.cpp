@@ -58,7 +58,9 @@ const Placement* peer_placement(const runtime::World& world, int world_rank, Sta
   if (it == known.end()) {
     Cpuset binding;
     if (status = binding_of(*me, world_rank, binding); !status.ok()) return nullptr;
-    it = known.emplace(world_rank, place(me->machine, binding, me->placement.node)).first;
+    Placement p = place(me->machine, binding, me->placement.node);
+    me->network.place(p);  // the same node, so the same racks and switches as mine
+    it = known.emplace(world_rank, p).first;
   }
   return &it->second;
 }

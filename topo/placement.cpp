@@ -35,7 +35,10 @@ Placement place(const Machine& machine, const Cpuset& binding, uint32_t node) {
 }
 
 int distance(const Placement& a, const Placement& b) {
-  if (a.node != b.node) return 7;
+  if (a.node != b.node) {
+    if (share(a, b, Level::Switch)) return kSameSwitchDistance;
+    return share(a, b, Level::Rack) ? kSameRackDistance : kOtherNodeDistance;
+  }
   for (Level l : {Level::PU, Level::Core, Level::L1Cache, Level::L2Cache, Level::L3Cache})
     if (share(a, b, l)) return 1;
   const bool package = share(a, b, Level::Package), numa = share(a, b, Level::NUMANode);

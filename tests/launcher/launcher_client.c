@@ -297,6 +297,21 @@ static int mode_topo(void) {
   return 0;
 }
 
+/* "rank R racks none|<PMIX_FABRIC_GROUPS>" and "rank R switches none|<strata.fabric.switch>": the network levels
+ * mpiexec --network publishes (job level), as a PMIx client reads them. */
+static int mode_network(void) {
+  init();
+  char *racks = launcher_string(PMIX_RANK_WILDCARD, PMIX_FABRIC_GROUPS);
+  char *switches = launcher_string(PMIX_RANK_WILDCARD, "strata.fabric.switch");
+  printf("rank %u racks %s\n", self.rank, racks ? racks : "none");
+  printf("rank %u switches %s\n", self.rank, switches ? switches : "none");
+  fflush(stdout);
+  free(racks);
+  free(switches);
+  finalize();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   int a = argc > 2 ? atoi(argv[2]) : 0, b = argc > 3 ? atoi(argv[3]) : 0;
@@ -312,6 +327,7 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "env") == 0 && argc > 2) return mode_env(argv[2]);
   if (strcmp(mode, "stdin") == 0) return mode_stdin();
   if (strcmp(mode, "topo") == 0) return mode_topo();
+  if (strcmp(mode, "network") == 0) return mode_network();
   if (strcmp(mode, "shm") == 0) return mode_shm(a);
   if (strcmp(mode, "plain") == 0) {
     printf("plain %d\n", (int)getpid());

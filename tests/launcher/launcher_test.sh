@@ -316,6 +316,73 @@ bad_bindings)
   expect_refused "--cpu-list and --bind-to Core exclude each other: .*" -n 1 --cpu-list 0 --bind-to core
   expect_refused "--cpu-list and --bind-to Core exclude each other: .*" -n 1 --bind-to core --cpu-list 0
   ;;
+network_publish)
+  # --network "rack:2 switch:2" on 8 nodes: node ids in blocks of 4 per rack and 2 per switch (job-wide switch
+  # numbers), published as job-level PMIX_FABRIC_GROUPS (racks) and strata.fabric.switch (switches).
+  run -n 8 --nodes 8 --network "rack:2 switch:2" "$CLIENT" network
+  expect_status 0
+  for r in $(seq 0 7); do
+    expect_stdout_line "rank $r racks 0:node0,node1,node2,node3;1:node4,node5,node6,node7"
+    expect_stdout_line "rank $r switches 0:node0,node1;1:node2,node3;2:node4,node5;3:node6,node7"
+  done
+  # Case-insensitive names; 3 ranks on 4 nodes: the groups still list the whole tree.
+  run -n 3 --nodes 4 --network "SWITCH:2" "$CLIENT" network
+  expect_status 0
+  for r in 0 1 2; do
+    expect_stdout_line "rank $r racks none"
+    expect_stdout_line "rank $r switches 0:node0,node1;1:node2,node3"
+  done
+  # Listed node counts on the lowest level: switches of 3, 1 and 2 nodes in block order.
+  run -n 6 --nodes 6 --network "rack:1 switch:3,1,2" "$CLIENT" network
+  expect_status 0
+  expect_stdout_line "rank 5 racks 0:node0,node1,node2,node3,node4,node5"
+  expect_stdout_line "rank 5 switches 0:node0,node1,node2;1:node3;2:node4,node5"
+  run -n 2 --nodes 2 "$CLIENT" network # no --network: nothing published
+  expect_status 0
+  for r in 0 1; do
+    expect_stdout_line "rank $r racks none"
+    expect_stdout_line "rank $r switches none"
+  done
+  ;;
+network_report)
+  # --report-bindings names each node's rack and switch (job-wide indexes) before the node's levels.
+  run -n 4 --nodes 4 --network "rack:2 switch:2" --topology "synthetic:$PAPER" --report-bindings "$CLIENT" lines
+  expect_status 0
+  report=$(grep '^\[mpiexec\]' "$WORK/err")
+  expected='[mpiexec] rank 0 on node0: unbound: Rack#0 Switch#0 Node#0
+[mpiexec] rank 1 on node1: unbound: Rack#0 Switch#1 Node#0
+[mpiexec] rank 2 on node2: unbound: Rack#1 Switch#2 Node#0
+[mpiexec] rank 3 on node3: unbound: Rack#1 Switch#3 Node#0'
+  [ "$report" = "$expected" ] || fail "report is
+$report"
+  ;;
+bad_network)
+  nodes="rack:2 switch:2"
+  expect_refused "--network \"pod:2\": unknown network level 'pod' in 'pod:2' \(levels, top to bottom: rack, switch\)" \
+    --nodes 4 --network pod:2
+  expect_refused "--network \"node:2\": unknown network level 'node' .*" --nodes 4 --network "node:2"
+  expect_refused "--network \"rack:0\": level 'rack' needs a positive integer fan-out .*, got 'rack:0'" \
+    --nodes 4 --network "rack:0"
+  expect_refused "--network \"rack:-2\": level 'rack' needs a positive integer fan-out .*, got 'rack:-2'" \
+    --nodes 4 --network "rack:-2"
+  expect_refused "--network \"switch:two\": level 'switch' needs a positive integer fan-out .*, got 'switch:two'" \
+    --nodes 4 --network "switch:two"
+  expect_refused "--network \"rack\": level 'rack' needs a positive integer fan-out .*, got 'rack'" \
+    --nodes 4 --network "rack"
+  expect_refused "--network \"rack:2 rack:2\": level rack appears twice" --nodes 4 --network "rack:2 rack:2"
+  expect_refused "--network \"switch:2 rack:2\": level rack must come before switch \(.*\)" \
+    --nodes 4 --network "switch:2 rack:2"
+  expect_refused "--network \"\": no levels given .*" --nodes 4 --network ""
+  expect_refused "--network \"rack:2,2 switch:2\": only the lowest level may list node counts, not rack" \
+    --nodes 4 --network "rack:2,2 switch:2"
+  expect_refused "--network \"rack:2 switch:2\" needs --nodes N \(the network spreads simulated nodes\)" \
+    -n 2 --network "$nodes"
+  expect_refused "--network \"rack:2 switch:2\" does not fit --nodes 6: 6 nodes cannot be spread evenly over 4 .*" \
+    --nodes 6 --network "$nodes"
+  expect_refused "--network \"switch:3,2\" does not fit --nodes 4: the switch node counts add up to 5, not 4 nodes" \
+    --nodes 4 --network "switch:3,2"
+  expect_refused "--bind-to must be none, hwthread, core, l1, l2, l3, numa or package, got 'rack'" --bind-to rack
+  ;;
 rank_size)
   for n in 1 2 4 8; do
     run -n "$n" "$CLIENT" info

@@ -11,6 +11,8 @@ namespace {
 // For messages: "2 cores", "4 L2 caches".
 std::string level_noun(topo::Level level) {
   switch (level) {
+    case topo::Level::Rack: return "rack";  // never bound to (options.cpp refuses it), named for completeness
+    case topo::Level::Switch: return "switch";
     case topo::Level::Node: return "node";
     case topo::Level::Package: return "package";
     case topo::Level::NUMANode: return "NUMA node";

@@ -4,7 +4,7 @@
 
 namespace strata::mpiexec {
 
-std::string binding_report(const Placement& placement, const topo::Machine& machine,
+std::string binding_report(const Placement& placement, const topo::Machine& machine, const topo::Network& network,
                            const std::vector<Binding>& bindings) {
   std::string out;
   for (std::size_t rank = 0; rank < bindings.size(); ++rank) {
@@ -18,6 +18,7 @@ std::string binding_report(const Placement& placement, const topo::Machine& mach
     out += ":";
     // An unbound rank may run anywhere on its node: topo places it like a binding to the whole machine.
     topo::Placement where = topo::place(machine, binding ? *binding : machine.whole(), node);
+    network.place(where);
     for (topo::Level level : topo::kAllLevels)
       if (where.confined(level))
         out += " " + std::string(topo::short_name(level)) + "#" + std::to_string(where.at(level));

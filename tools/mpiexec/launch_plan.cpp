@@ -9,6 +9,17 @@ namespace strata::mpiexec {
 LaunchPlan plan_launch(const Options& options, const std::string& real_hostname) {
   LaunchPlan plan;
   plan.placement = place_ranks(options.nprocs, options.nodes, options.map_by, real_hostname);
+  topo::Network network;
+  if (!options.network.empty()) {
+    std::string why;  // options.cpp has checked that the network fits
+    network = *topo::spread_nodes(options.network, options.nodes, why);
+    std::vector<std::string> names;  // every node's, hosting ranks or not: the groups list the whole tree
+    for (int n = 0; n < options.nodes; ++n) names.push_back("node" + std::to_string(n));
+    if (network.present(topo::Level::Rack))
+      plan.hardware.rack_groups = topo::format_groups(network.of_node[topo::index(topo::Level::Rack)], names);
+    if (network.present(topo::Level::Switch))
+      plan.hardware.switch_groups = topo::format_groups(network.of_node[topo::index(topo::Level::Switch)], names);
+  }
   bool simulated = options.topology.kind != TopologySpec::Kind::real;
   // A plain launch needs no machine at all: skip hwloc discovery then.
   if (!simulated && !options.bind_to && options.cpu_list.empty() && !options.report_bindings) return plan;
@@ -28,7 +39,7 @@ LaunchPlan plan_launch(const Options& options, const std::string& real_hostname)
     plan.hardware.cpuset[rank] = "hwloc:" + bindings[rank]->list();
     if (!simulated) plan.affinity[rank] = affinity_mask(machine, *bindings[rank]);
   }
-  if (options.report_bindings) plan.binding_report = binding_report(plan.placement, machine, bindings);
+  if (options.report_bindings) plan.binding_report = binding_report(plan.placement, machine, network, bindings);
   return plan;
 }
 

@@ -58,10 +58,18 @@ std::optional<topo::Level> bind_to_value(std::string_view text) {
   std::string lower = lower_case(text);
   if (lower == "none") return std::nullopt;
   std::optional<topo::Level> level = lower == "hwthread" ? topo::Level::PU : topo::parse_level(lower);
-  if (!level || *level == topo::Level::Node)
+  if (!level || *level == topo::Level::Node || topo::network(*level))
     throw UsageError("--bind-to must be none, hwthread, core, l1, l2, l3, numa or package, got '" + std::string(text) +
                      "'");
   return level;
+}
+
+// "rack:2 switch:4": topo::parse_network's rules (topo/network.hpp); fitted to --nodes after all options are read.
+std::vector<topo::NetworkLevel> network_value(std::string_view text) {
+  std::string why;
+  std::optional<std::vector<topo::NetworkLevel>> levels = topo::parse_network(text, why);
+  if (!levels) throw UsageError("--network \"" + std::string(text) + "\": " + why);
+  return *levels;
 }
 
 // "0,1;2-3;4-7": one entry per rank; an empty entry is kept so that it is reported as malformed.
@@ -159,6 +167,9 @@ Options parse_options(int argc, char** argv) {
       options.map_by = map_by_value(value());
     } else if (name == "--topology") {
       options.topology = topology_value(value());
+    } else if (name == "--network") {
+      options.network_text = value();
+      options.network = network_value(options.network_text);
     } else if (name == "--bind-to") {
       options.bind_to = bind_to_value(value());
     } else if (name == "--cpu-list") {
@@ -174,6 +185,15 @@ Options parse_options(int argc, char** argv) {
     }
   }
 
+  if (!options.network.empty()) {
+    if (options.nodes == 0)
+      throw UsageError("--network \"" + options.network_text +
+                       "\" needs --nodes N (the network spreads simulated nodes)");
+    std::string why;
+    if (!topo::spread_nodes(options.network, options.nodes, why))
+      throw UsageError("--network \"" + options.network_text + "\" does not fit --nodes " +
+                       std::to_string(options.nodes) + ": " + why);
+  }
   if (options.bind_to && !options.cpu_list.empty())
     throw UsageError("--cpu-list and --bind-to " + std::string(topo::short_name(*options.bind_to)) +
                      " exclude each other: give one binding per rank, or one level for all");
@@ -193,6 +213,11 @@ std::string usage_text() {
          "  -x VAR[=VALUE]     export VAR (mpiexec's value, or VALUE) to the ranks\n"
          "  --nodes N          spread the ranks over N simulated nodes node0..node<N-1>\n"
          "  --map-by slot|node with --nodes: blocks of consecutive ranks (slot, default) or round robin\n"
+         "  --network \"LEVEL:N ...\"\n"
+         "                     with --nodes: a network tree above the nodes, top to bottom, levels rack then\n"
+         "                     switch (each at most once), e.g. \"rack:2 switch:2\" = 2 racks of 2 switches each;\n"
+         "                     the nodes go to the lowest level's instances in blocks of consecutive node ids,\n"
+         "                     so --nodes must be a multiple of the product of the fan-outs\n"
          "  --topology synthetic:\"DESC\" | xml:FILE\n"
          "                     every (simulated) node has this machine: an hwloc synthetic description\n"
          "                     (e.g. \"pack:2 [numa] l3:1 l2:2 l1:2 core:1 pu:1\") or an hwloc XML file;\n"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "topo/levels.hpp"
+#include "topo/network.hpp"
 
 namespace strata::mpiexec {
 
@@ -30,6 +31,8 @@ struct Options {
   int nodes = 0;  // 0: no simulation, every rank on the one real host
   MapBy map_by = MapBy::slot;
   TopologySpec topology;
+  std::vector<topo::NetworkLevel> network;  // --network, top to bottom; empty: none. Fits `nodes` (checked).
+  std::string network_text;                 // --network as given, for messages
   std::optional<topo::Level> bind_to;  // --bind-to; nullopt: none (MPICH's default)
   std::vector<std::string> cpu_list;   // --cpu-list entries, one per rank; checked in binding.cpp
   bool oversubscribe = false;          // lets --bind-to put several ranks on one instance

@@ -23,10 +23,23 @@
 //   PMIx_Get(wildcard rank, PMIX_HWLOC_XML_V2, PMIX_OPTIONAL) returns our XML (not the topology the PMIx
 //   library discovers for itself), and PMIx_Get(own rank, PMIX_CPUSET, PMIX_OPTIONAL) our string. Neither
 //   key is registered when there is nothing to say, so the library falls back to hwloc.
+// - The network levels above the nodes (--network, topo/network.hpp): one job-level string per level, in the
+//   syntax of PMIx's PMIX_FABRIC_GROUPS, "0:node0,node1;1:node2,node3" (group, colon, the node names as in
+//   PMIX_HOSTNAME). PMIx 4.2 has exactly one standard key that groups nodes, PMIX_FABRIC_GROUPS, so it carries
+//   the Rack level (a fabric group is a set of nodes wired together above their switches: a dragonfly group, a
+//   rack), and a real resource manager that publishes fabric groups thus gives the library the same level through
+//   the same code. The Switch level has no standard node-level key: PMIX_SWITCH_PEERS is answered per process and
+//   fabric device (an array of device id, switch id and peer ranks) by a fabric plugin, so it is published as
+//   Strata's own job-level key "strata.fabric.switch" (topo::kSwitchGroupsKey) in the same syntax, and read only
+//   from our mpiexec. Checked with PMIx 4.2.2 clients (tests/launcher, cases network_*): a client's
+//   PMIx_Get(wildcard rank, key, PMIX_OPTIONAL) returns both strings as registered. Nothing is registered without
+//   --network, so on a real launch the levels are present only if the resource manager gives fabric groups.
 #include "tools/mpiexec/pmix_job_map.hpp"
 
 #include <cstdlib>
 #include <memory>
+
+#include "topo/network.hpp"
 
 namespace strata::mpiexec {
 namespace {
@@ -68,6 +81,8 @@ InfoArray job_map_info(const Placement& placement, const PublishedHardware& hard
   job.add(PMIX_NODE_MAP, node_map);
   job.add(PMIX_PROC_MAP, proc_map);
   if (!hardware.topology_xml.empty()) job.add(PMIX_HWLOC_XML_V2, hardware.topology_xml);
+  if (!hardware.rack_groups.empty()) job.add(PMIX_FABRIC_GROUPS, hardware.rack_groups);
+  if (!hardware.switch_groups.empty()) job.add(topo::kSwitchGroupsKey, hardware.switch_groups);
 
   for (std::uint32_t n = 0; n < nnodes; ++n) {
     const auto& ranks = placement.ranks_on_node[n];

@@ -14,6 +14,8 @@ namespace strata::mpiexec {
 struct PublishedHardware {
   std::string topology_xml;         // job-level PMIX_HWLOC_XML_V2; empty (not published) unless simulated
   std::vector<std::string> cpuset;  // by rank, PMIX_CPUSET "hwloc:<list>"; empty for an unbound rank (not published)
+  std::string rack_groups;          // job-level PMIX_FABRIC_GROUPS ("0:node0,node1;1:..."); empty: no Rack level
+  std::string switch_groups;        // job-level topo::kSwitchGroupsKey, same syntax; empty: no Switch level
 };
 
 InfoArray job_map_info(const Placement& placement, const PublishedHardware& hardware);

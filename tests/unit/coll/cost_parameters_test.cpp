@@ -54,7 +54,8 @@ TEST(CostParameters, ReadsEveryEntryInItsUnits) {
 
 TEST(CostParameters, RoundTrip) {
   CostParameters p;
-  p.links = {Link{0.4321e-6, 0.0677e-9}, Link{1.5e-6, 0.122e-9}, Link{2e-6, 1e-10}, Link{7.219e-6, 0.2393e-9}};
+  p.links = {Link{0.4321e-6, 0.0677e-9}, Link{1.5e-6, 0.122e-9}, Link{2e-6, 1e-10}, Link{3.5e-6, 0.15e-9},
+             Link{5.25e-6, 0.2e-9},     Link{7.219e-6, 0.2393e-9}};
   p.gamma = 0.024e-9;
   const std::string text = format_cost_parameters(p);
   CostParameters back;
@@ -89,8 +90,14 @@ struct Bad {
 TEST(CostParameters, RefusesWhatItCannotUse) {
   const std::string rest = "same_package 1 1\nsame_node 1 1\nother_node 1 1\ngamma 1\n";
   const Bad cases[] = {
-      {"unknown", "same_cache 1 1\nsame_rack 2 2\n" + rest, kErrArg,
-       ":2: unknown entry \"same_rack\" (expected same_cache, same_package, same_node, other_node or gamma)"},
+      {"unknown", "same_cache 1 1\nsame_pod 2 2\n" + rest, kErrArg,
+       ":2: unknown entry \"same_pod\" (expected same_cache, same_package, same_node, same_switch, same_rack, "
+       "other_node or gamma)"},
+      {"switch_few", "same_cache 1 1\nsame_switch 2\n" + rest, kErrArg,
+       ":2: same_switch needs 2 value(s) (alpha_us beta_ns_per_byte), got 1"},
+      {"rack_twice", "same_rack 1 1\nsame_cache 1 1\n" + rest + "same_rack 2 2\n", kErrArg,
+       ":7: same_rack given again (first on line 1)"},
+      {"rack_negative", "same_cache 1 1\nsame_rack -1 1\n" + rest, kErrArg, ":2: \"-1\" is negative"},
       {"few", "same_cache 1\n" + rest, kErrArg,
        ":1: same_cache needs 2 value(s) (alpha_us beta_ns_per_byte), got 1"},
       {"none", rest + "same_cache\n", kErrArg, ":5: same_cache needs 2 value(s) (alpha_us beta_ns_per_byte), got 0"},
@@ -121,6 +128,32 @@ TEST(CostParameters, RefusesWhatItCannotUse) {
     EXPECT_EQ(s.message, path + c.message) << c.name;
     EXPECT_EQ(p.link(LinkClass::kSameCache).alpha, 1) << c.name << ": the output changed on an error";
   }
+}
+
+// The network levels' lines came after files without them: those still read, the missing classes costing what
+// other_node costs; a file with them keeps its own figures.
+TEST(CostParameters, NetworkLinesAreOptionalAndDefaultToOtherNode) {
+  CostParameters old_file;
+  const Status s = read_cost_parameters(write_file("no_network", kValid), old_file);
+  ASSERT_TRUE(s.ok()) << s.message;
+  for (LinkClass c : {LinkClass::kSameSwitch, LinkClass::kSameRack}) {
+    EXPECT_DOUBLE_EQ(old_file.link(c).alpha, 12.5e-6) << link_class_name(c);
+    EXPECT_DOUBLE_EQ(old_file.link(c).beta, 0.25e-9) << link_class_name(c);
+  }
+  CostParameters with;
+  const std::string text = std::string(kValid) + "same_switch 3 0.125\nsame_rack 6.5 0.1875\n";
+  ASSERT_TRUE(read_cost_parameters(write_file("network", text), with).ok());
+  EXPECT_DOUBLE_EQ(with.link(LinkClass::kSameSwitch).alpha, 3e-6);
+  EXPECT_DOUBLE_EQ(with.link(LinkClass::kSameSwitch).beta, 0.125e-9);
+  EXPECT_DOUBLE_EQ(with.link(LinkClass::kSameRack).alpha, 6.5e-6);
+  EXPECT_DOUBLE_EQ(with.link(LinkClass::kSameRack).beta, 0.1875e-9);
+  EXPECT_DOUBLE_EQ(with.link(LinkClass::kOtherNode).alpha, 12.5e-6);
+  CostParameters only_rack;  // one of the two given: the other still defaults
+  ASSERT_TRUE(read_cost_parameters(write_file("rack_only", std::string(kValid) + "same_rack 6 0.5\n"), only_rack).ok());
+  EXPECT_DOUBLE_EQ(only_rack.link(LinkClass::kSameRack).alpha, 6e-6);
+  EXPECT_DOUBLE_EQ(only_rack.link(LinkClass::kSameSwitch).alpha, 12.5e-6);
+  EXPECT_EQ(std::string(link_class_name(LinkClass::kSameSwitch)), "same_switch");
+  EXPECT_EQ(std::string(link_class_name(LinkClass::kSameRack)), "same_rack");
 }
 
 TEST(CostParameters, AFileThatCannotBeRead) {

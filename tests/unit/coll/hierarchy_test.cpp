@@ -55,6 +55,35 @@ TEST(Hierarchy, OtherNodesAreSeenWhole) {
   EXPECT_EQ(h->levels[1].members, (std::vector<int>{1, 3}));
 }
 
+// With network levels (mpiexec --network "rack:2 switch:2", 8 nodes, one rank each on core 0 except two on node 5):
+// the cuts go rack, switch, node, then inside the node; a rank sees other nodes by node, rack and switch.
+TEST(Hierarchy, NetworkLevelsComeBeforeTheNode) {
+  const sim::Layout l = layout({0, 1, 2, 3, 4, 5, 5, 6, 7}, {0, 0, 0, 0, 0, 0, 4, 0, 0});
+  sim::Network net;
+  for (int node : l.node) {
+    net.rack.push_back(node / 4);
+    net.switch_of.push_back(node / 2);
+  }
+  const auto h = sim::hierarchy(l, 6, net);
+  ASSERT_EQ(h->levels.size(), 4u);
+  EXPECT_EQ(h->levels[0].name, "Rack");
+  EXPECT_EQ(h->levels[0].parts, (Parts{{0, 1, 2, 3}, {4, 5, 6, 7, 8}}));
+  EXPECT_EQ(h->levels[0].mine, 1);
+  EXPECT_EQ(h->levels[1].name, "Switch");
+  EXPECT_EQ(h->levels[1].parts, (Parts{{4, 5, 6}, {7, 8}}));
+  EXPECT_EQ(h->levels[2].name, "Node");
+  EXPECT_EQ(h->levels[2].parts, (Parts{{4}, {5, 6}}));
+  EXPECT_EQ(h->levels[2].mine, 1);
+  EXPECT_EQ(h->levels[3].name, "Package");  // cores 0 and 4: packages 0 and 1
+  EXPECT_EQ(h->levels[3].parts, (Parts{{5}, {6}}));
+  EXPECT_TRUE(h->spans_nodes());
+  EXPECT_EQ(topo::distance(h->placements[4], h->placements[5]), 7);  // same switch
+  EXPECT_EQ(topo::distance(h->placements[5], h->placements[8]), 8);  // same rack
+  EXPECT_EQ(topo::distance(h->placements[0], h->placements[8]), 9);  // other rack
+  // A one-switch communicator of the same job starts at the node.
+  EXPECT_FALSE(sim::hierarchy(layout({0, 0}, {0, 4}), 0)->spans_nodes());
+}
+
 TEST(Hierarchy, SingleProcessAndNoCut) {
   EXPECT_EQ(sim::hierarchy(layout({0}, {3}), 0)->levels.size(), 1u);
   const auto same_core = sim::hierarchy(layout({0, 0, 0}, {2, 2, 2}), 1);  // nothing tells them apart

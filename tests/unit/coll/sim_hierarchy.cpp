@@ -41,7 +41,7 @@ std::vector<Layout> layouts(int p) {
   return out;
 }
 
-std::vector<topo::Placement> placements(const Layout& layout) {
+std::vector<topo::Placement> placements(const Layout& layout, const Network& network) {
   using topo::Level;
   std::vector<topo::Placement> out;
   for (std::size_t r = 0; r < layout.node.size(); ++r) {
@@ -50,7 +50,9 @@ std::vector<topo::Placement> placements(const Layout& layout) {
     const int c = layout.core[r];
     for (Level l : topo::kAllLevels) {
       int at = topo::kNotConfined;
-      if (l == Level::Node) at = 0;
+      if (l == Level::Rack) at = network.rack.empty() ? topo::kAbsent : network.rack[r];
+      else if (l == Level::Switch) at = network.switch_of.empty() ? topo::kAbsent : network.switch_of[r];
+      else if (l == Level::Node) at = 0;
       else if (l == Level::NUMANode) at = topo::kAbsent;
       else if (c >= 0) at = l == Level::Package ? c / 4 : l == Level::L3Cache ? c / 2 : c;
       p.instance[topo::index(l)] = at;
@@ -60,11 +62,11 @@ std::vector<topo::Placement> placements(const Layout& layout) {
   return out;
 }
 
-std::shared_ptr<const Hierarchy> hierarchy(const Layout& layout, int r) {
-  std::vector<topo::Placement> seen = placements(layout);
+std::shared_ptr<const Hierarchy> hierarchy(const Layout& layout, int r, const Network& network) {
+  std::vector<topo::Placement> seen = placements(layout, network);
   const uint32_t mine = seen[static_cast<std::size_t>(r)].node;
   for (topo::Placement& p : seen)
-    if (p.node != mine) p = elsewhere(p.node);
+    if (p.node != mine) p = elsewhere(p);
   return std::make_shared<const Hierarchy>(make_hierarchy(seen, r));
 }
 

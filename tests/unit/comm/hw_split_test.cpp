@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "comm/hw_split.hpp"
+#include "topo/network.hpp"
 #include "../topo/topo_test_util.hpp"
 
 using namespace strata;
@@ -195,4 +196,137 @@ TEST(HwSplitPlan, EveryoneUndefinedIsNullWithoutParts) {
     EXPECT_EQ(p.num_parts, 0);
     EXPECT_TRUE(p.members.empty());
   }
+}
+
+// ---- network levels above the node (topo/network.hpp) -------------------------------------------------------------
+
+namespace {
+
+// 8 nodes of kHierarchicalNode under "rack:2 switch:2" (nodes 0-1 on switch 0, 2-3 on switch 1: rack 0; switches 2,
+// 3: rack 1), two ranks per node on cores 0 and 4, world rank 2n + i on node n; with `network` false, no levels.
+std::vector<Placement> racked(bool network = true) {
+  Machine m = synthetic(kHierarchicalNode);
+  std::string why;
+  const Network net = network ? *spread_nodes(*parse_network("rack:2 switch:2", why), 8, why) : Network{};
+  std::vector<Placement> out;
+  for (uint32_t n = 0; n < 8; ++n)
+    for (int core : {0, 4}) {
+      Placement p = place(m, pus({core}), n);
+      net.place(p);
+      out.push_back(p);
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST(HwSplitNetwork, GuidedRackAndSwitchGroupNodesByTheirJobWideInstance) {
+  auto by_rack = plans(records(racked(), guided(Level::Rack)));
+  auto by_switch = plans(records(racked(), guided(Level::Switch)));
+  for (int r = 0; r < 16; ++r) {
+    const int node = r / 2, rack = node / 4, sw = node / 2;
+    std::vector<int> same_rack, same_switch;
+    for (int s = 0; s < 16; ++s) {
+      if (s / 2 / 4 == rack) same_rack.push_back(s);
+      if (s / 2 / 2 == sw) same_switch.push_back(s);
+    }
+    EXPECT_EQ(by_rack[r].members, same_rack) << "rank " << r;
+    EXPECT_EQ(by_rack[r].num_parts, 2);
+    EXPECT_EQ(by_rack[r].part, rack);  // a network part's index is the instance's job-wide index
+    EXPECT_EQ(by_switch[r].members, same_switch) << "rank " << r;
+    EXPECT_EQ(by_switch[r].num_parts, 4);
+    EXPECT_EQ(by_switch[r].part, sw);
+  }
+  EXPECT_EQ(by_rack[0].roots, (std::vector<int>{0, 8}));
+  EXPECT_EQ(by_switch[0].roots, (std::vector<int>{0, 4, 8, 12}));
+}
+
+TEST(HwSplitNetwork, AbsentNetworkLevelsGiveNull) {
+  for (Level l : kNetworkLevels) {
+    auto ps = plans(records(racked(false), guided(l)));
+    for (const SplitPlan& p : ps) {
+      EXPECT_TRUE(p.status.ok());
+      EXPECT_TRUE(p.members.empty()) << short_name(l);
+      EXPECT_EQ(p.num_parts, 0);
+    }
+  }
+}
+
+TEST(HwSplitNetwork, UnguidedWalksRackSwitchNodeThenTheMachine) {
+  // From the 16 ranks: Rack; from one rack's 8 ranks: Switch; from a switch's 4: Node; from a node's 2: Package.
+  std::vector<Placement> all = racked();
+  std::vector<int> group(16);
+  for (int i = 0; i < 16; ++i) group[i] = i;
+  const Level walk[] = {Level::Rack, Level::Switch, Level::Node, Level::Package};
+  const int me = 11;  // node 5: rack 1, switch 2
+  const std::vector<std::vector<int>> expected = {
+      {8, 9, 10, 11, 12, 13, 14, 15}, {8, 9, 10, 11}, {10, 11}, {11}};
+  for (int depth = 0; depth < 4; ++depth) {
+    std::vector<Placement> sub;
+    for (int r : group) sub.push_back(all[r]);
+    const auto at = static_cast<int>(std::find(group.begin(), group.end(), me) - group.begin());
+    const SplitPlan plan = plan_split(records(sub, request(SplitKind::HwUnguided, 0)), at, -1,
+                                      iota_ranks(static_cast<int>(sub.size())));
+    ASSERT_TRUE(plan.level) << "depth " << depth;
+    EXPECT_EQ(*plan.level, walk[depth]) << "depth " << depth;
+    std::vector<int> members;
+    for (int i : plan.members) members.push_back(group[i]);
+    EXPECT_EQ(members, expected[depth]) << "depth " << depth;
+    group = members;
+  }
+}
+
+TEST(HwSplitNetwork, ANodeNoGroupListsIsNullAtThatLevelOnly) {
+  std::vector<Placement> p = racked();
+  p[0].instance[index(Level::Switch)] = kNotConfined;  // node 0 missing from the switch groups
+  p[1].instance[index(Level::Switch)] = kNotConfined;
+  auto ps = plans(records(p, guided(Level::Switch)));
+  EXPECT_TRUE(ps[0].members.empty());
+  EXPECT_EQ(ps[2].members, (std::vector<int>{2, 3}));
+  EXPECT_EQ(ps[2].num_parts, 4);
+}
+
+// The hierarchical-model paper's NTW24E5 (section 7.4): 24 nodes on switches of 12, 6, 4 and 2 nodes; per node 2
+// sockets (one L3 each) of 2 NUMA nodes of 6 cores with an L2 each; one process per core, 576 in all. Its roots
+// communicators, level by level: "1 communicator of 4 processes" (switches), "4 communicators of various sizes
+// (12, 6, 4 and 2 processes)" (nodes), "24 communicators of 2" (sockets), "48 communicators of 2" (NUMA nodes),
+// "96 communicators of 6" (L2 caches). The walk is MPIX_Comm_hsplit_with_roots's: an unguided split of every part.
+TEST(HwSplitNetwork, Ntw24e5RootsCommunicatorSizes) {
+  Machine m = synthetic("pack:2 l3:1 group:2 [numa] l2:6 l1:1 core:1 pu:1");
+  std::string why;
+  const Network net = *spread_nodes(*parse_network("switch:12,6,4,2", why), 24, why);
+  std::vector<Placement> all;
+  for (uint32_t n = 0; n < 24; ++n)
+    for (int core = 0; core < 24; ++core) {
+      Placement p = place(m, pus({core}), n);
+      net.place(p);
+      all.push_back(p);
+    }
+  const Level levels[] = {Level::Switch, Level::Node, Level::Package, Level::NUMANode, Level::L2Cache};
+  const std::vector<std::vector<int>> roots_sizes = {{4},
+                                                     {12, 6, 4, 2},
+                                                     std::vector<int>(24, 2),
+                                                     std::vector<int>(48, 2),
+                                                     std::vector<int>(96, 6)};
+  std::vector<std::vector<int>> groups = {iota_ranks(576)};  // world ranks, the current parts in world order
+  for (int depth = 0; depth < 5; ++depth) {
+    std::vector<std::vector<int>> next;
+    std::vector<int> sizes;
+    for (const std::vector<int>& g : groups) {
+      std::vector<Placement> sub;
+      for (int r : g) sub.push_back(all[r]);
+      const SplitPlan plan = plan_split(records(sub, request(SplitKind::HwUnguided)), 0, -1,
+                                        iota_ranks(static_cast<int>(g.size())));
+      ASSERT_TRUE(plan.level) << "depth " << depth;
+      EXPECT_EQ(*plan.level, levels[depth]) << "depth " << depth;
+      sizes.push_back(static_cast<int>(plan.roots.size()));
+      for (const std::vector<int>& part : plan.parts) {
+        std::vector<int>& world = next.emplace_back();
+        for (int i : part) world.push_back(g[i]);
+      }
+    }
+    EXPECT_EQ(sizes, roots_sizes[depth]) << "depth " << depth;
+    groups = next;
+  }
+  for (const std::vector<int>& g : groups) EXPECT_EQ(g.size(), 1u);  // one process per L2: the walk ends
 }

@@ -2,13 +2,15 @@
 //   1 if they share any cache (L1, L2 or L3), else
 //   2 same socket and same memory controller, 3 same memory controller only, 4 same socket only,
 //   5 same board, 6 different boards;
-// and 7 on different nodes (the "natural extension" beyond the node; Strata's choice, used for bouhrour Figure 3).
+// and, on different nodes (the "natural extension" beyond the node; Strata's choice, used for bouhrour Figure 3),
+// 7 on the same switch, 8 in the same rack, 9 sharing no network level (always, without network levels).
 // Expectations are the paper's own examples (IG, Zoot), or follow from the four conditions by hand.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <vector>
 
+#include "topo/network.hpp"
 #include "topo/placement.hpp"
 #include "topo_test_util.hpp"
 
@@ -163,16 +165,45 @@ TEST(DistanceNodes, PersistentCollectivesFigure3) {
     for (int s = 0; s < 18; ++s) {
       const int d = core_distance(m, r % 6, s % 6, static_cast<uint32_t>(r / 6), static_cast<uint32_t>(s / 6));
       if (r / 6 != s / 6) {
-        EXPECT_EQ(d, 7) << "ranks " << r << " and " << s;
+        EXPECT_EQ(d, kOtherNodeDistance) << "ranks " << r << " and " << s;
       } else {
         EXPECT_LT(d, 7) << "ranks " << r << " and " << s;
         EXPECT_GE(d, 1) << "ranks " << r << " and " << s;
       }
     }
-  // Same core numbers on different nodes are still distance 7.
-  EXPECT_EQ(core_distance(m, 0, 0, 0, 1), 7);
+  // Same core numbers on different nodes are still distance 9 (no network level in common: none here).
+  EXPECT_EQ(kOtherNodeDistance, 9);
+  EXPECT_EQ(core_distance(m, 0, 0, 0, 1), 9);
   // Within a node, the same NUMA node is closer than the other one.
   EXPECT_LT(core_distance(m, 0, 1), core_distance(m, 0, 3));
+}
+
+TEST(DistanceNodes, NetworkLevelsOrderTheOtherNodes) {
+  // 8 nodes, "rack:2 switch:2": nodes 0-1 on switch 0, 2-3 on switch 1 (rack 0), 4-5 and 6-7 on rack 1.
+  Machine m = synthetic(kBouhrourNode);
+  std::string why;
+  const auto levels = parse_network("rack:2 switch:2", why);
+  ASSERT_TRUE(levels) << why;
+  const auto net = spread_nodes(*levels, 8, why);
+  ASSERT_TRUE(net) << why;
+  auto at = [&](int core, uint32_t node) {
+    Placement p = place(m, pus({core}), node);
+    net->place(p);
+    return p;
+  };
+  for (uint32_t a = 0; a < 8; ++a)
+    for (uint32_t b = 0; b < 8; ++b) {
+      const int d = distance(at(0, a), at(1, b));
+      const int want = a == b ? distance(at(0, a), at(1, a)) : a / 2 == b / 2 ? 7 : a / 4 == b / 4 ? 8 : 9;
+      EXPECT_EQ(d, want) << "nodes " << a << " and " << b;
+    }
+  // Only a Rack level: other nodes of the rack are 8, the others 9.
+  const auto racks = spread_nodes(*parse_network("rack:2", why), 4, why);
+  ASSERT_TRUE(racks);
+  Placement p0 = place(m, pus({0}), 0), p1 = place(m, pus({0}), 1), p2 = place(m, pus({0}), 2);
+  for (Placement* p : {&p0, &p1, &p2}) racks->place(*p);
+  EXPECT_EQ(distance(p0, p1), 8);
+  EXPECT_EQ(distance(p0, p2), 9);
 }
 
 TEST(DistanceNodes, IsSymmetric) {

@@ -19,7 +19,9 @@ struct Named {
 };
 
 // The Node level is hwloc's Machine object, hence "hwloc://Machine".
+// The network levels have no hwloc object: Strata's own URIs in the same form.
 const std::vector<Named> kExpected = {
+    {Level::Rack, "strata://Rack", "Rack"},            {Level::Switch, "strata://Switch", "Switch"},
     {Level::Node, "hwloc://Machine", "Node"},          {Level::Package, "hwloc://Package", "Package"},
     {Level::NUMANode, "hwloc://NUMANode", "NUMANode"}, {Level::L3Cache, "hwloc://L3Cache", "L3Cache"},
     {Level::L2Cache, "hwloc://L2Cache", "L2Cache"},    {Level::L1Cache, "hwloc://L1Cache", "L1Cache"},
@@ -27,14 +29,39 @@ const std::vector<Named> kExpected = {
 };
 
 TEST(Levels, OrderIsTopToBottom) {
-  EXPECT_EQ(kAllLevels[0], Level::Node);
-  EXPECT_EQ(kAllLevels[1], Level::Package);
-  EXPECT_EQ(kAllLevels[2], Level::NUMANode);
-  EXPECT_EQ(kAllLevels[3], Level::L3Cache);
-  EXPECT_EQ(kAllLevels[4], Level::L2Cache);
-  EXPECT_EQ(kAllLevels[5], Level::L1Cache);
-  EXPECT_EQ(kAllLevels[6], Level::Core);
-  EXPECT_EQ(kAllLevels[7], Level::PU);
+  EXPECT_EQ(kAllLevels[0], Level::Rack);
+  EXPECT_EQ(kAllLevels[1], Level::Switch);
+  EXPECT_EQ(kAllLevels[2], Level::Node);
+  EXPECT_EQ(kAllLevels[3], Level::Package);
+  EXPECT_EQ(kAllLevels[4], Level::NUMANode);
+  EXPECT_EQ(kAllLevels[5], Level::L3Cache);
+  EXPECT_EQ(kAllLevels[6], Level::L2Cache);
+  EXPECT_EQ(kAllLevels[7], Level::L1Cache);
+  EXPECT_EQ(kAllLevels[8], Level::Core);
+  EXPECT_EQ(kAllLevels[9], Level::PU);
+  for (int i = 0; i < kLevelCount; ++i) EXPECT_EQ(index(kAllLevels[i]), i);
+}
+
+TEST(Levels, NetworkLevelsAreTheOnesAboveTheNode) {
+  EXPECT_EQ(kNetworkLevels[0], Level::Rack);
+  EXPECT_EQ(kNetworkLevels[1], Level::Switch);
+  for (Level l : kAllLevels) EXPECT_EQ(network(l), l == Level::Rack || l == Level::Switch) << short_name(l);
+}
+
+TEST(Levels, NetworkNamesTakeTheirOwnPrefixOnly) {
+  const std::vector<std::pair<std::string, Level>> good = {
+      {"rack", Level::Rack},           {"RACK", Level::Rack},          {"strata://rack", Level::Rack},
+      {"Strata://Rack", Level::Rack},  {"switch", Level::Switch},      {"SWITCH", Level::Switch},
+      {"strata://SWITCH", Level::Switch}};
+  for (const auto& [text, level] : good) {
+    auto parsed = parse_level(text);
+    ASSERT_TRUE(parsed.has_value()) << text;
+    EXPECT_EQ(*parsed, level) << text;
+  }
+  // hwloc has no racks or switches, and strata:// names no hwloc object.
+  for (const char* bad : {"hwloc://Rack", "hwloc://Switch", "strata://Package", "strata://Node", "strata://",
+                          "racks", "switches", "strata:Rack"})
+    EXPECT_FALSE(parse_level(bad).has_value()) << bad;
 }
 
 TEST(Levels, CanonicalNames) {

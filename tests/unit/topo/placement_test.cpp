@@ -19,14 +19,16 @@ namespace {
 constexpr int N = kNotConfined;
 constexpr int A = kAbsent;
 
-// Expected instance per level, in kAllLevels order: Node, Package, NUMANode, L3, L2, L1, Core, PU.
-using Expected = std::array<int, kLevelCount>;
+// Expected instance per level of the node, in kAllLevels order: Node, Package, NUMANode, L3, L2, L1, Core, PU.
+// place() leaves the network levels (Rack, Switch) absent: they come from topo::Network (network_test.cpp).
+using Expected = std::array<int, kLevelCount - kNetworkLevelCount>;
 
 void expect_placement(const Placement& p, const Expected& want, const std::string& what) {
   for (Level l : kAllLevels) {
-    EXPECT_EQ(p.at(l), want[index(l)]) << what << ", level " << short_name(l) << "; got " << describe(p);
-    EXPECT_EQ(p.confined(l), want[index(l)] >= 0) << what << ", level " << short_name(l);
-    EXPECT_EQ(p.present(l), want[index(l)] != kAbsent) << what << ", level " << short_name(l);
+    const int w = network(l) ? kAbsent : want[index(l) - kNetworkLevelCount];
+    EXPECT_EQ(p.at(l), w) << what << ", level " << short_name(l) << "; got " << describe(p);
+    EXPECT_EQ(p.confined(l), w >= 0) << what << ", level " << short_name(l);
+    EXPECT_EQ(p.present(l), w != kAbsent) << what << ", level " << short_name(l);
   }
 }
 
