@@ -118,16 +118,29 @@ ApiRequest* collective_request(MPI_Comm handle, std::shared_ptr<coll::Collective
   return r;
 }
 
-// Completes `args` for a collective on `c` (its rank, size, requested G and, where a topology-aware algorithm may run,
-// hierarchy) and sets `forced` to the algorithm forced for it (see forced_algorithm).
+// How a collective call may use the node's shared memory.
+enum class NodeMemory {
+  kNone,        // a query (MPIX_Comm_get_coll_info): no collective call, so no attaching
+  kCall,        // a blocking or nonblocking call
+  kPersistent,  // a persistent init: its slot is its index among the communicator's persistent collectives
+};
+
+// Completes `args` for a collective on `c` (its rank, size, requested G, node shared memory and, where a
+// topology-aware algorithm may run, hierarchy) and sets `forced` to the algorithm forced for it (see
+// forced_algorithm).
 Status complete_args(comm::Communicator& c, coll::Operation op, coll::Args& args, const runtime::Info* info,
-                     const std::string*& forced) {
+                     const std::string*& forced, NodeMemory memory) {
   args.rank = c.rank;
   args.size = c.size;
   const std::string* groups = info ? info->get(coll::kGroupsInfoKey) : nullptr;
   if (groups == nullptr) groups = c.hints.get(coll::kGroupsInfoKey);
   if (Status s = coll::requested_groups(groups, args.groups); !s.ok()) return s;
   if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
+  if (memory != NodeMemory::kNone)
+    if (Status s = c.collectives->attach_node_memory(c); !s.ok()) return s;
+  args.node_memory = c.collectives->has_node_memory(c) &&
+                     (memory != NodeMemory::kPersistent || coll::persistent_has_slot(c.persistent_collectives));
+  args.shared_memory = args.node_memory && !c.collectives->spans_nodes(c);
   forced = &forced_algorithm(c, op, info);
   args.hierarchy = c.collectives->hierarchy(c, op, *forced);
   return Status::success();
@@ -139,7 +152,7 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
            const coll::CallKey& key, MPI_Request* request) {
   if (!check.ok()) return check.raise();
   const std::string* forced = nullptr;
-  Status s = complete_args(c, op, args, nullptr, forced);
+  Status s = complete_args(c, op, args, nullptr, forced, NodeMemory::kCall);
   std::shared_ptr<coll::Collective> collective;
   if (s.ok()) s = c.collectives->get(op, args, c, *forced, key, collective);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
@@ -148,13 +161,14 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
 
 Status explain(comm::Communicator& c, coll::Operation op, coll::Args& args, coll::Choice& out) {
   const std::string* forced = nullptr;
-  if (Status s = complete_args(c, op, args, nullptr, forced); !s.ok()) return s;
+  if (Status s = complete_args(c, op, args, nullptr, forced, NodeMemory::kNone); !s.ok()) return s;
   return coll::choose(op, args, *forced, out);
 }
 
 int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<coll::Collective> collective,
           MPI_Request* request) {
-  collective->start(coll::tag_base(c.collectives_started++));
+  const uint32_t sequence = c.collectives_started++;
+  collective->start(coll::tag_base(sequence), sequence);
   if (request == nullptr) {
     runtime::wait_until([&] { return collective->progress(); });
     if (collective->error() != 0) return check.fail(collective->error(), collective->message()).raise();
@@ -170,7 +184,7 @@ int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<
 int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
                     const runtime::Info* info, MPI_Request* request) {
   const std::string* forced = nullptr;
-  Status s = complete_args(c, op, args, info, forced);
+  Status s = complete_args(c, op, args, info, forced, NodeMemory::kPersistent);
   std::unique_ptr<coll::Collective> made;
   if (s.ok()) s = coll::Collective::create(op, std::move(args), coll::channel_of(c), *forced, made);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
@@ -185,7 +199,7 @@ int init_persistent(Check& check, MPI_Comm handle, comm::Communicator& c, coll::
 void start_persistent(ApiRequest& r) {
   r.active = true;
   r.complete = false;
-  r.collective_run->start(r.collective_tag_base);
+  r.collective_run->start(r.collective_tag_base, r.collective_starts++);
   track(r.collective_run, &r);
 }
 

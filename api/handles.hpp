@@ -88,9 +88,10 @@ struct ApiRequest : transport::Request {
   bool collective = false;   // a nonblocking collective: MPI_Cancel and MPI_Request_free are erroneous (MPI-4.0 6.12)
   std::string failure;       // why it failed, when status.error says it did and no generic message fits
   // A collective's request (nonblocking or persistent): what it runs. A persistent one keeps it, built at init, and
-  // the tag block it got then (coll/collective.hpp).
+  // the tag block it got then (coll/collective.hpp) and counts its starts.
   std::shared_ptr<coll::Collective> collective_run;
   int collective_tag_base = 0;
+  uint64_t collective_starts = 0;
 };
 
 HandleTable<comm::Communicator>& comms();

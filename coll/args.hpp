@@ -46,6 +46,12 @@ struct Args {
   int groups = 0;                 // grouped algorithms: G (0: the cost model's choice)
   int tag_limit = 0;              // the tags the schedule may use (0: kTagsPerCollective)
 
+  // Node shared memory (schedule.hpp's publish and read): the communicator's members on this node share a segment
+  // this call may use, and, for `shared_memory`, all of the call's ranks are on this node (as they must be for the
+  // algorithms that use it; a hierarchical algorithm sets it for the levels inside the node).
+  bool node_memory = false;
+  bool shared_memory = false;
+
   // The communicator's hardware hierarchy as seen by this rank (hierarchy.hpp), for the topology-aware algorithms;
   // null when the caller did not look it up. The same for every call on one communicator.
   std::shared_ptr<const Hierarchy> hierarchy;
@@ -59,7 +65,7 @@ struct Args {
     auto scalars = [](const Args& a) {
       return std::tie(a.rank, a.size, a.root, a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype,
                       a.in_place, a.send_area, a.recv_area, a.op, a.op_ref, a.type_handle, a.segment_bytes, a.radix,
-                      a.groups, a.tag_limit, a.hierarchy);
+                      a.groups, a.tag_limit, a.node_memory, a.shared_memory, a.hierarchy);
     };
     return scalars(x) == scalars(y) && x.sendcounts == y.sendcounts && x.sdispls == y.sdispls &&
            x.recvcounts == y.recvcounts && x.rdispls == y.rdispls && x.sendtypes == y.sendtypes &&

@@ -30,8 +30,8 @@ Status Collective::create(Operation op, Args args, const Channel& channel, const
   return Status::success();
 }
 
-void Collective::start(int tag_base) {
-  port_->set_tag_base(tag_base);
+void Collective::start(int tag_base, uint64_t run) {
+  port_->set_run(tag_base, run);
   started_ = true;
   execution_->start();
 }

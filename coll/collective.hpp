@@ -31,8 +31,10 @@ class Collective {
   // Chooses (see selection.hpp) and builds; `forced` is the communicator's info value for the operation, or "".
   static Status create(Operation op, Args args, const Channel& channel, const std::string& forced,
                        std::unique_ptr<Collective>& out);
-  // Starts a run with the tags of the block at `tag_base` (see above); the previous run must have finished.
-  void start(int tag_base);
+  // Starts a run with the tags of the block at `tag_base` (see above); the previous run must have finished. `run`
+  // numbers it, the same on every member: the communicator's sequence number for a blocking or nonblocking
+  // collective, the count of earlier starts for a persistent one.
+  void start(int tag_base, uint64_t run);
   bool progress() { return execution_->progress(); }
   bool finished() const { return execution_->finished(); }
   bool running() const { return started_ && !finished(); }

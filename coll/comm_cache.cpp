@@ -1,6 +1,9 @@
 #include "coll/comm_cache.hpp"
 
+#include <algorithm>
+
 #include "coll/selection.hpp"
+#include "runtime/state.hpp"
 
 namespace strata::coll {
 namespace {
@@ -11,10 +14,56 @@ constexpr std::size_t kMaxKeptScratch = std::size_t{16} << 20;
 
 }  // namespace
 
+Channel channel_of(const comm::Communicator& c) {
+  Channel channel{c.collective_context(), c.rank, c.world_ranks, nullptr, nullptr};
+  if (c.collectives) {
+    channel.node = c.collectives->node_memory();
+    channel.node_index = c.collectives->node_index();
+  }
+  return channel;
+}
+
+bool CommCache::spans_nodes(const comm::Communicator& c) {
+  if (!spans_nodes_) spans_nodes_ = coll::spans_nodes(c);
+  return *spans_nodes_;
+}
+
+// The world ranks of `c`'s members on this node, ascending.
+static std::vector<int> node_members(const comm::Communicator& c) {
+  const std::vector<uint32_t>& node_of = runtime::state().world.node_of_rank;
+  const uint32_t mine = node_of[static_cast<std::size_t>(c.world_rank(c.rank))];
+  std::vector<int> members;
+  for (int w : c.world_ranks)
+    if (node_of[static_cast<std::size_t>(w)] == mine) members.push_back(w);
+  std::sort(members.begin(), members.end());
+  return members;
+}
+
+bool CommCache::has_node_memory(const comm::Communicator& c) {
+  if (attached_) return node_ != nullptr;
+  if (node_members_.empty()) node_members_ = node_members(c);
+  return node_members_.size() >= 2 && node_members_.size() <= NodeSegment::kMostRanks;
+}
+
+Status CommCache::attach_node_memory(const comm::Communicator& c) {
+  if (attached_) return Status::success();
+  if (node_members_.empty()) node_members_ = node_members(c);
+  attached_ = true;
+  Status s;
+  node_ = NodeSegment::attach(runtime::state().world.job_id, c.collective_context(), node_members_, s);
+  if (!node_) return s;
+  auto index = std::make_shared<std::vector<int>>(c.size, -1);
+  for (int r = 0; r < c.size; ++r) {
+    auto at = std::lower_bound(node_members_.begin(), node_members_.end(), c.world_rank(r));
+    if (at != node_members_.end() && *at == c.world_rank(r)) (*index)[r] = static_cast<int>(at - node_members_.begin());
+  }
+  node_index_ = std::move(index);
+  return s;
+}
+
 std::shared_ptr<const Hierarchy> CommCache::hierarchy(const comm::Communicator& c, Operation op,
                                                      const std::string& forced) {
-  if (!spans_nodes_) spans_nodes_ = spans_nodes(c);
-  if (!may_use_topology(op, forced, *spans_nodes_)) return nullptr;
+  if (!may_use_topology(op, forced, spans_nodes(c))) return nullptr;
   if (!looked_up_) {
     Status ignored;
     hierarchy_ = hierarchy_of(c, ignored);

@@ -27,8 +27,8 @@ namespace strata::coll {
 using CallKey = std::array<std::uintptr_t, 8>;
 inline constexpr CallKey kNoKey{};
 
-// The channel a collective on `c` runs over: its collective context, rank and world ranks.
-inline Channel channel_of(const comm::Communicator& c) { return {c.collective_context(), c.rank, c.world_ranks}; }
+// The channel a collective on `c` runs over: its collective context, rank, world ranks and node segment.
+Channel channel_of(const comm::Communicator& c);
 
 class CommCache {
  public:
@@ -42,6 +42,14 @@ class CommCache {
   // topology-aware algorithm may run it (selection.hpp), else null. Made at the first such call; a failure to read
   // the topology leaves every call to the flat algorithms.
   std::shared_ptr<const Hierarchy> hierarchy(const comm::Communicator& c, Operation op, const std::string& forced);
+  // The communicator's node segment (node_segment.hpp), attached at the first call (each member attaches once, at
+  // its first collective call on `c`); null when fewer than 2 of its members are on this node.
+  Status attach_node_memory(const comm::Communicator& c);
+  const std::shared_ptr<NodeSegment>& node_memory() const { return node_; }
+  // Whether `c` has a node segment, or will have one once attached (for queries, which do not attach).
+  bool has_node_memory(const comm::Communicator& c);
+  const std::shared_ptr<const std::vector<int>>& node_index() const { return node_index_; }
+  bool spans_nodes(const comm::Communicator& c);
   // The communicator's hints changed (they may force another algorithm): no call repeats without a new check.
   void forget_keys() { keys_.fill(kNoKey); }
 
@@ -52,6 +60,10 @@ class CommCache {
   std::optional<bool> spans_nodes_;  // known at the first call
   bool looked_up_ = false;            // hierarchy_ was looked up (it stays null if that failed)
   std::shared_ptr<const Hierarchy> hierarchy_;
+  bool attached_ = false;
+  std::vector<int> node_members_;  // world ranks of c's members on this node, ascending; found at first need
+  std::shared_ptr<NodeSegment> node_;
+  std::shared_ptr<const std::vector<int>> node_index_;
 };
 
 }  // namespace strata::coll

@@ -90,6 +90,22 @@ class Simulation {
         if (recvs.size() == 1 && !sends.empty()) matchable_.insert({sends.front(), c});
         return;
       }
+      case Kind::kPublish: {  // one copy into the node segment, on the writer's way out
+        const double begin = std::max(e.time, s.send_free);
+        const Link& link = parameters_.link(farthest(e.rank, v.group));
+        s.send_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta / 2;
+        finish(e.rank, e.vertex, s.send_free);
+        Block& block = blocks_[{e.rank, v.tag, v.group}];
+        block.published.push_back({s.send_free, static_cast<int>(v.group.size())});
+        take_blocks(block, e.rank);
+        return;
+      }
+      case Kind::kRead: {
+        Block& block = blocks_[{v.peer, v.tag, v.group}];
+        block.reads.push_back(e);
+        take_blocks(block, v.peer);
+        return;
+      }
       case Kind::kReduce: {
         const double begin = std::max(e.time, s.cpu_free);
         s.cpu_free = begin + static_cast<double>(bytes(v.a)) * parameters_.gamma;
@@ -136,6 +152,35 @@ class Simulation {
     finish(recv.rank, recv.vertex, end);
   }
 
+  // A publish's block, and the reads waiting for it: each read takes the oldest block it has not taken, as one copy
+  // out on the reader's way in, once the block is written.
+  struct Block {
+    std::deque<std::pair<double, int>> published;  // when written, and how many reads have yet to take it
+    std::deque<Event> reads;
+  };
+  using BlockKey = std::tuple<int, int, std::vector<int>>;  // writer, tag, readers
+
+  void take_blocks(Block& block, int writer) {
+    while (!block.published.empty() && !block.reads.empty()) {
+      const Event read = block.reads.front();
+      block.reads.pop_front();
+      State& s = state_[read.rank];
+      const Link& link = parameters_.link(link_of_(writer, read.rank));
+      const Vertex& v = schedules_[read.rank].vertices()[read.vertex];
+      const double begin = std::max({read.time, block.published.front().first, s.recv_free});
+      s.recv_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta / 2;
+      finish(read.rank, read.vertex, s.recv_free);
+      if (--block.published.front().second == 0) block.published.pop_front();
+    }
+  }
+
+  // The slowest link from `writer` to one of `readers`: the one its block must cross.
+  LinkClass farthest(int writer, const std::vector<int>& readers) const {
+    LinkClass out = LinkClass::kSameCache;
+    for (int r : readers) out = std::max(out, link_of_(writer, r));
+    return out;
+  }
+
   void finish(int rank, VertexId id, double time) {
     State& s = state_[rank];
     s.finish[id] = time;
@@ -158,6 +203,7 @@ class Simulation {
   std::vector<State> state_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   std::map<Channel, std::deque<Event>> sends_, recvs_;
+  std::map<BlockKey, Block> blocks_;
   struct Earlier {
     bool operator()(const std::pair<Event, Channel>& x, const std::pair<Event, Channel>& y) const {
       return std::tie(x.first.time, x.first.rank, x.first.vertex) <

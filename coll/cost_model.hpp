@@ -3,8 +3,11 @@
 //
 // Rules: a transfer starts once the send and its matching receive are both ready and the sender's send port and
 // the receiver's receive port are free (one message in and one out at a time per rank, as in the single-port
-// model), and lasts alpha + bytes * beta of its link class (how close the two processes are). A reduce takes bytes * gamma of
-// its rank's processor; copies and callbacks take no time. The prediction is the time the last vertex finishes.
+// model), and lasts alpha + bytes * beta of its link class (how close the two processes are). A publish into the node's
+// shared memory and each read of it are one copy where a message is two: alpha + bytes * beta / 2 each, the publish
+// on the writer's send port (with the link to its farthest reader), each read on its reader's receive port once the
+// block is written. A reduce takes bytes * gamma of its rank's processor; copies and callbacks take no time. The
+// prediction is the time the last vertex finishes.
 #pragma once
 #include <array>
 #include <functional>

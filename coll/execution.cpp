@@ -52,6 +52,14 @@ void Execution::ready(int id) {
       port_.recv(id, v.peer, v.tag, address(v.a.buf), v.a.count, v.a.type);
       in_flight_.push_back(id);
       break;
+    case Kind::kPublish:
+      port_.publish(id, v.group, v.tag, address(v.a.buf), v.a.count, v.a.type);
+      in_flight_.push_back(id);
+      break;
+    case Kind::kRead:
+      port_.read(id, v.peer, v.group, v.tag, address(v.a.buf), v.a.count, v.a.type);
+      in_flight_.push_back(id);
+      break;
     default:
       local_ready_.push_back(id);
   }
@@ -99,7 +107,9 @@ bool Execution::progress() {
     port_.poll();
     for (std::size_t i = 0; i < in_flight_.size();) {
       const int id = in_flight_[i];
-      if (!port_.done(id, error_, message_)) {
+      const Kind kind = vs[id].kind;
+      const bool abandoned = error_ != 0 && (kind == Kind::kPublish || kind == Kind::kRead);  // no request to drain
+      if (!abandoned && !port_.done(id, error_, message_)) {
         ++i;
         continue;
       }

@@ -1,7 +1,9 @@
-// What an Execution needs from a network: post a send or a receive for a vertex, and learn when it has completed.
+// What an Execution needs from a network: post a send, a receive, a publish or a read (schedule.hpp) for a vertex,
+// and learn when it has completed.
 // TransportPort (transport_port.*) is the real one; the unit tests use an in-memory network of simulated ranks.
 #pragma once
 #include <cstddef>
+#include <span>
 #include <string>
 
 #include "datatype/datatype.hpp"
@@ -16,6 +18,12 @@ class Port {
   // Starts moving `count` elements of `type` at `buf` to / from `peer` with schedule tag `tag`, for vertex `id`.
   virtual void send(int id, int peer, int tag, const void* buf, std::size_t count, const datatype::TypeRef& type) = 0;
   virtual void recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& type) = 0;
+  // Copies `count` elements of `type` at `buf` into this rank's area of the node's shared memory for `readers`, or
+  // out of `writer`'s (schedule.hpp).
+  virtual void publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
+                       const datatype::TypeRef& type) = 0;
+  virtual void read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
+                    const datatype::TypeRef& type) = 0;
   // Whether vertex `id`'s transfer has completed; a failed one (a truncated receive: counts that do not match
   // across ranks) fills `error` (an MPI error class) and `message`.
   virtual bool done(int id, int& error, std::string& message) = 0;

@@ -7,7 +7,7 @@ namespace strata::coll {
 
 VertexId Schedule::add(Vertex v, std::span<const VertexId> after) {
   const auto id = static_cast<VertexId>(vertices_.size());
-  if (v.kind == Kind::kSend || v.kind == Kind::kRecv) tags_ = std::max(tags_, v.tag + 1);
+  if (transfers(v.kind)) tags_ = std::max(tags_, v.tag + 1);
   vertices_.push_back(std::move(v));
   wait_for(id, after);
   return id;
@@ -36,6 +36,26 @@ VertexId Schedule::recv(const Data& where, int peer, int tag, std::span<const Ve
   v.a = where;
   v.peer = peer;
   v.tag = tag;
+  return add(std::move(v), after);
+}
+
+VertexId Schedule::publish(const Data& what, std::vector<int> readers, int tag, std::span<const VertexId> after) {
+  Vertex v;
+  v.kind = Kind::kPublish;
+  v.a = what;
+  v.tag = tag;
+  v.group = std::move(readers);
+  return add(std::move(v), after);
+}
+
+VertexId Schedule::read(const Data& where, int writer, std::vector<int> readers, int tag,
+                        std::span<const VertexId> after) {
+  Vertex v;
+  v.kind = Kind::kRead;
+  v.a = where;
+  v.peer = writer;
+  v.tag = tag;
+  v.group = std::move(readers);
   return add(std::move(v), after);
 }
 
@@ -79,7 +99,7 @@ VertexId Schedule::append(const Schedule& part, std::span<const VertexId> after,
     Vertex v = pv;
     v.a = moved(v.a);
     v.b = moved(v.b);
-    if (v.kind == Kind::kSend || v.kind == Kind::kRecv) {
+    if (transfers(v.kind)) {
       v.tag += tag_offset;
       tags_ = std::max(tags_, v.tag + 1);
     }
@@ -98,8 +118,9 @@ VertexId Schedule::embed(VertexId first, std::span<const int> peers, int tag_off
   std::vector<VertexId> sinks;
   for (VertexId id = first; id < end; ++id) {
     Vertex& v = vertices_[id];
-    if (v.kind == Kind::kSend || v.kind == Kind::kRecv) {
-      v.peer = peers[static_cast<std::size_t>(v.peer)];
+    if (transfers(v.kind)) {
+      if (v.peer >= 0) v.peer = peers[static_cast<std::size_t>(v.peer)];
+      for (int& r : v.group) r = peers[static_cast<std::size_t>(r)];
       v.tag += tag_offset;
       tags_ = std::max(tags_, v.tag + 1);
     }

@@ -1,4 +1,5 @@
-// A collective as data: a DAG of vertices (send, receive, local reduce, copy, callback) with dependency counts.
+// A collective as data: a DAG of vertices (send, receive, publish, read, local reduce, copy, callback) with
+// dependency counts.
 // Algorithms build schedules (algorithms/*.cpp) and never move data themselves; an Execution runs one (execution.hpp)
 // over a Port: the real transport, or an in-memory network of simulated ranks in the unit tests. The same built
 // schedule can run many times (persistent collectives): everything a run needs is in it, scratch included.
@@ -7,6 +8,11 @@
 // offset, so each Execution gets its own scratch). Tags are small integers local to the schedule: each run gets a
 // block of tags on the communicator's collective context, and a vertex's tag is an offset in that block. Two
 // messages between the same pair of ranks that may be in flight together must use different tags.
+//
+// Publish and read move data through the node's shared memory (node_segment.hpp) instead of messages: a publish is
+// one copy into the writer's area, read by each of its readers with one copy out, so a node-level bcast to k ranks
+// is one write and k reads rather than k messages of two copies each. Both name the same readers (the group) and
+// tag; a writer's publishes to one group with one tag must not be in flight together.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -37,7 +43,12 @@ inline Data elements(const Data& d, std::size_t first, std::size_t n) {
   return {d.buf + static_cast<std::ptrdiff_t>(first) * d.type->extent(), n, d.type};
 }
 
-enum class Kind : uint8_t { kSend, kRecv, kReduce, kCopy, kCallback, kNop };
+enum class Kind : uint8_t { kSend, kRecv, kPublish, kRead, kReduce, kCopy, kCallback, kNop };
+
+// The vertices that move data between ranks (and so take a tag and a peer or group).
+inline bool transfers(Kind k) {
+  return k == Kind::kSend || k == Kind::kRecv || k == Kind::kPublish || k == Kind::kRead;
+}
 
 using VertexId = int;
 // "Nothing to wait for" (data there from the start, a step that did not happen): accepted, and skipped, in any
@@ -46,10 +57,11 @@ constexpr VertexId kNoVertex = -1;
 
 struct Vertex {
   Kind kind = Kind::kNop;
-  Data a;                            // send: what; recv: where; reduce: in; copy: from
+  Data a;                            // send, publish: what; recv, read: where; reduce: in; copy: from
   Data b;                            // reduce: inout (b = a op b); copy: to
-  int peer = -1;                     // send/recv: rank in the communicator
-  int tag = 0;                       // send/recv: offset in the run's tag block
+  int peer = -1;                     // send/recv: rank in the communicator; read: the writer's
+  int tag = 0;                       // transfers: offset in the run's tag block
+  std::vector<int> group;            // publish/read: the readers, ranks in the communicator
   const datatype::Op* op = nullptr;  // reduce
   int type_handle = 0;               // reduce: the MPI handle a user function receives
   std::function<Status()> callback;  // callback: a failure stops the run with its error
@@ -62,6 +74,10 @@ class Schedule {
   // Each adds a vertex that starts once every vertex in `after` has completed, and returns its id.
   VertexId send(const Data& what, int peer, int tag, std::span<const VertexId> after = {});
   VertexId recv(const Data& where, int peer, int tag, std::span<const VertexId> after = {});
+  // `what` into the node's shared memory for each rank of `readers`, which read it with read(). Every rank involved
+  // must be on this node (Args::shared_memory).
+  VertexId publish(const Data& what, std::vector<int> readers, int tag, std::span<const VertexId> after = {});
+  VertexId read(const Data& where, int writer, std::vector<int> readers, int tag, std::span<const VertexId> after = {});
   VertexId reduce(const Data& in, const Data& inout, const datatype::Op* op, int type_handle,
                   std::span<const VertexId> after = {});
   VertexId copy(const Data& from, const Data& to, std::span<const VertexId> after = {});

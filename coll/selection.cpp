@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 #include "coll/algorithms/grouped.hpp"
 #include "coll/cost_parameters.hpp"
@@ -293,7 +294,51 @@ Choice by_model(Operation op, const Args& args) {
   return c;
 }
 
+// The algorithms that use the node's shared memory, by operation: each replaces the rule table's choice where the
+// model predicts it faster.
+const Algorithm* shared_memory_algorithm(Operation op) {
+  static const Algorithm* bcast = find_algorithm(Operation::kBcast, "shared_memory");
+  return op == Operation::kBcast ? bcast : nullptr;
+}
+
+// `pick`, or the shared-memory algorithm for the call where it applies and the model predicts it faster.
+const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algorithm* pick,
+                                      const std::function<LinkClass(int, int)>& link_of) {
+  const Algorithm* shared = shared_memory_algorithm(op);
+  if (pick == nullptr || shared == nullptr || pick == shared || !args.shared_memory || !applies(*shared, args))
+    return pick;
+  auto cost = [&](const Algorithm* a) {
+    return predict(args.size, [&](int r, Schedule& s) {
+      Args each = args;
+      each.rank = r;
+      a->build(each, s);
+    }, job_cost_parameters(), link_of);
+  };
+  const double flat = cost(pick), node_memory = cost(shared);
+  return node_memory >= 0 && node_memory < flat ? shared : pick;
+}
+
+// The same for a whole communicator inside one node, whose placements are not looked up: every pair is "same
+// node". Decided once per size and message.
+const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algorithm* pick) {
+  if (pick == nullptr || !args.shared_memory || shared_memory_algorithm(op) == nullptr) return pick;
+  static std::map<std::tuple<Operation, const Algorithm*, int, std::size_t>, const Algorithm*> known;
+  const auto key = std::make_tuple(op, pick, args.size, message_bytes(op, args));
+  if (auto it = known.find(key); it != known.end()) return applies(*it->second, args) ? it->second : pick;
+  if (known.size() > 4096) known.clear();
+  const Algorithm* out =
+      prefer_shared_memory(op, args, pick, [](int, int) { return LinkClass::kSameNode; });
+  known[key] = out;
+  return out;
+}
+
 }  // namespace
+
+const Algorithm* select_level(Operation op, const Args& args, const std::function<LinkClass(int, int)>& link_of) {
+  const Algorithm* pick = by_rule(op, args, false);
+  if (pick == nullptr) pick = first_applicable(op, args);
+  return prefer_shared_memory(op, args, pick, link_of);
+}
 
 namespace {
 
@@ -315,6 +360,10 @@ Status choose_algorithm(Operation op, const Args& args, const std::string& force
   }
   out.algorithm = by_rule(op, args, args.hierarchy && args.hierarchy->spans_nodes());
   out.reason = "rule table";
+  if (const Algorithm* a = prefer_shared_memory(op, args, out.algorithm); a != out.algorithm) {
+    out.algorithm = a;
+    out.reason = "cost model (node shared memory)";
+  }
   if (out.algorithm != nullptr) return Status::success();
   out.algorithm = first_applicable(op, args);
   out.reason = "the first that applies";

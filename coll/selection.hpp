@@ -3,10 +3,12 @@
 // the communicator spans nodes, or a topology-aware algorithm was named), the candidate the cost model predicts
 // fastest (model_choice.hpp) among every algorithm that applies;
 // else the first rule of the default table that matches the operation, message size and communicator size and
-// whose algorithm applies to the arguments, else the first applicable algorithm of the registry. A forced name that does not exist is an error that lists the valid names;
-// one that does not apply to a call (a ring for a non-commutative operator) leaves that call to the automatic
-// choice.
+// whose algorithm applies to the arguments (replaced by a shared-memory algorithm where the call's ranks share the
+// node's memory and the model predicts it faster), else the first applicable algorithm of the registry. A forced
+// name that does not exist is an error that lists the valid names; one that does not apply to a call (a ring for a
+// non-commutative operator) leaves that call to the automatic choice.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,12 +26,17 @@ struct Choice {
   const Algorithm* algorithm = nullptr;
   std::string reason;                 // "forced by ...", "cost model", "rule table ..."
   std::vector<Candidate> candidates;  // the model's predictions, fastest first (empty unless it chose)
-  int groups = 0;                     // a grouped algorithm's G: the model's choice, else Args::groups' (0: not grouped)
+  int groups = 0;  // a grouped algorithm's G: the model's choice, else Args::groups' (0: not grouped)
 };
 
 // `forced`: the info value for the operation on the communicator (or the persistent init's), or "" when it has none.
 Status choose(Operation op, const Args& args, const std::string& forced, Choice& out);
 Status select(Operation op, const Args& args, const std::string& forced, const Algorithm*& out);  // choose()'s pick
+
+// A level of a topology-aware algorithm: the rule table's flat algorithm for `args` (no hierarchy), or where the
+// level's ranks share the node's memory (Args::shared_memory) a shared-memory algorithm the model predicts faster,
+// with `link_of(a, b)` the link between the level's ranks a and b. Every rank of the level must see the same links.
+const Algorithm* select_level(Operation op, const Args& args, const std::function<LinkClass(int, int)>& link_of);
 
 // "strata_coll_groups" / STRATA_COLL_GROUPS: G for the grouped algorithms, as an info value (the call's or the
 // communicator's; null: none) or else the environment. Sets `groups` (0 when neither gives one); a value that is not

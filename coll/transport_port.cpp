@@ -1,10 +1,29 @@
 #include "coll/transport_port.hpp"
 
+#include <algorithm>
+
+#include "coll/schedule.hpp"
+#include "datatype/pack.hpp"
 #include "transport/engine.hpp"
 
 namespace strata::coll {
+namespace {
 
-void TransportPort::prepare(int vertices, int) { requests_.resize(static_cast<std::size_t>(vertices)); }
+constexpr int kErrTruncate = 15;  // MPI_ERR_TRUNCATE
+constexpr int kErrIntern = 17;    // MPI_ERR_INTERN
+
+}  // namespace
+
+void TransportPort::set_run(int tag_base, uint64_t run) {
+  tag_base_ = tag_base;
+  slot_ = node_slot(tag_base);
+  run_ = run;
+}
+
+void TransportPort::prepare(int vertices, int) {
+  requests_.resize(static_cast<std::size_t>(vertices));
+  shared_.resize(static_cast<std::size_t>(vertices));
+}
 
 void TransportPort::send(int id, int peer, int tag, const void* buf, std::size_t count,
                          const datatype::TypeRef& type) {
@@ -32,7 +51,79 @@ void TransportPort::recv(int id, int peer, int tag, void* buf, std::size_t count
   transport::engine().start_recv(&r);
 }
 
+void TransportPort::post(Shared::Kind kind, int id, int writer, std::span<const int> readers, int tag,
+                         std::size_t count, const datatype::TypeRef& type) {
+  Shared& s = shared_[id];
+  s = Shared{};
+  s.kind = kind;
+  s.use = run_ * kTagsPerCollective + static_cast<uint64_t>(tag) + 1;  // never 0, the value of an unused area
+  s.readers = static_cast<int>(readers.size());
+  s.count = count;
+  s.type = type;
+  if (!channel_.node || slot_ < 0) return;  // done() reports it
+  const std::vector<int>& index = *channel_.node_index;
+  for (int r : readers) s.mask |= uint64_t{1} << index[static_cast<std::size_t>(r)];
+  s.area = &channel_.node->area(slot_, index[static_cast<std::size_t>(writer)], tag & 1);
+}
+
+void TransportPort::publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
+                            const datatype::TypeRef& type) {
+  post(Shared::Kind::kPublish, id, channel_.rank, readers, tag, count, type);
+  shared_[id].from = buf;
+}
+
+void TransportPort::read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
+                         const datatype::TypeRef& type) {
+  post(Shared::Kind::kRead, id, writer, readers, tag, count, type);
+  shared_[id].to = buf;
+}
+
+// Once every reader has taken the area's previous block: the block goes in, its description, and last its use.
+bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
+  NodeSegment::Area& a = *s.area;
+  if (!a.free()) return false;
+  const std::size_t bytes = datatype::wire_bytes(*s.type, s.count);
+  if (bytes > NodeSegment::kAreaBytes) {
+    error = kErrIntern;
+    message = "internal: a collective published " + std::to_string(bytes) + " bytes, more than a node area holds";
+    return true;
+  }
+  datatype::pack(s.from, s.count, *s.type, a.payload());
+  a.bytes = bytes;
+  a.mask = s.mask;
+  a.readers = static_cast<uint32_t>(s.readers);
+  a.acks.store(0, std::memory_order_relaxed);
+  a.use.store(s.use, std::memory_order_release);
+  return true;
+}
+
+// Once the writer's block for this run, tag and readers is there: it comes out, and the reader says so.
+bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
+  NodeSegment::Area& a = *s.area;
+  if (a.use.load(std::memory_order_acquire) != s.use || a.mask != s.mask) return false;
+  const std::size_t capacity = datatype::wire_bytes(*s.type, s.count);
+  if (a.bytes > capacity) {
+    error = kErrTruncate;
+    message = "a collective's block of " + std::to_string(a.bytes) + " bytes is larger than the " +
+              std::to_string(capacity) + " this rank expects: counts, datatypes or roots differ between the ranks";
+  }
+  datatype::unpack(a.payload(), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
+  a.acks.fetch_add(1, std::memory_order_acq_rel);
+  return true;
+}
+
 bool TransportPort::done(int id, int& error, std::string& message) {
+  Shared& s = shared_[id];
+  if (s.kind != Shared::Kind::kNone) {
+    if (s.complete) return true;
+    if (s.area == nullptr) {
+      error = kErrIntern;
+      message = "internal: a collective uses node shared memory where it has none";
+      return s.complete = true;
+    }
+    s.complete = s.kind == Shared::Kind::kPublish ? publish_done(s, error, message) : read_done(s, error, message);
+    return s.complete;
+  }
   const transport::Request& r = requests_[id];
   if (!r.complete) return false;
   if (r.status.error != 0) {

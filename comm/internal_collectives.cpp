@@ -53,7 +53,7 @@ std::vector<char> allgather(const View& v, const std::vector<char>& mine, int ta
   a.sendtype = a.recvtype = bytes_type();
   coll::Schedule schedule;
   coll::find_algorithm(coll::Operation::kAllgather, "bruck")->build(a, schedule);
-  coll::TransportPort port({v.context, v.rank, *v.world_ranks}, tag);
+  coll::TransportPort port({v.context, v.rank, *v.world_ranks, nullptr, nullptr}, tag);
   coll::Execution run(schedule, port);
   run.start();
   runtime::wait_until([&] { return run.progress(); });

@@ -85,10 +85,19 @@ VertexId level(Operation op, Args sub, const Step& st, int tag_offset, Schedule&
   sub.rank = st.me;
   sub.size = static_cast<int>(st.leaders.size());
   sub.root = st.top;
-  sub.hierarchy = nullptr;
   sub.tag_limit = kHalf;
-  const Algorithm* algorithm = nullptr;
-  select(op, sub, "", algorithm);  // without a hierarchy some flat algorithm always applies
+  // The level's leaders may share the node's memory when they are all on this node.
+  const std::vector<topo::Placement>& at = sub.hierarchy->placements;
+  const uint32_t node = at[static_cast<std::size_t>(st.leaders[st.me])].node;
+  sub.shared_memory = sub.node_memory && std::all_of(st.leaders.begin(), st.leaders.end(), [&](int r) {
+    return at[static_cast<std::size_t>(r)].node == node;
+  });
+  auto link_of = [&](int x, int y) {
+    return link_class(topo::distance(at[static_cast<std::size_t>(st.leaders[x])],
+                                     at[static_cast<std::size_t>(st.leaders[y])]));
+  };
+  sub.hierarchy = nullptr;
+  const Algorithm* algorithm = select_level(op, sub, link_of);  // without a hierarchy some flat one always applies
   const auto first = static_cast<VertexId>(s.vertices().size());
   algorithm->build(sub, s);
   const VertexId before[] = {after};

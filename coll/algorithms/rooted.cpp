@@ -10,12 +10,14 @@
 //   bcast     knomial             (k-1) ceil(log_k p)(alpha + n beta)
 //   bcast     pipeline            (p + S - 2)(alpha + n/S beta), S segments of segment_bytes
 //   bcast     scatter_allgather   (log2 p + p - 1) alpha + 2 (p-1)/p n beta   (van de Geijn)
+//   bcast     shared_memory       one write of n bytes, then p-1 reads of them, side by side (Args::shared_memory)
 //   gather    linear              (p-1)(alpha + n beta) at the root          (gatherv, scatter, scatterv: the same)
 //   gather    binomial            ceil(log2 p) alpha + (p-1) n beta          (scatter: the same)
 #include <algorithm>
 #include <vector>
 
 #include "coll/algorithms.hpp"
+#include "coll/node_segment.hpp"
 #include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
 
@@ -227,7 +229,31 @@ void bcast_bytes(const Args& a, Schedule& s) {
   s.copy(packed, all, {s.join(body)});
 }
 
+// The root writes the buffer into its node area, chunk by chunk, and every other rank reads each chunk from there:
+// one copy in and one copy out per reader, where a message costs two (into the shared ring, out of it). Chunk j
+// goes to area j % 2, so the root writes a chunk while the readers take the previous one.
+void shared_memory_on(const Args& a, Schedule& s, const Data& all, VertexId start) {
+  std::vector<int> readers;
+  for (int r = 0; r < a.size; ++r)
+    if (r != a.root) readers.push_back(r);
+  VertexId last = start;
+  int chunk = 0;  // the tag
+  for (std::size_t first = 0; first < all.count; first += NodeSegment::kAreaBytes, ++chunk) {
+    const Data part = elements(all, first, std::min(NodeSegment::kAreaBytes, all.count - first));
+    const VertexId after[] = {last};
+    last = a.rank == a.root ? s.publish(part, readers, chunk, after) : s.read(part, a.root, readers, chunk, after);
+  }
+}
+
+// Each chunk needs a tag of its own, and the node's readers fit its 64-bit masks.
+bool shared_memory_fits(const Args& a) {
+  if (!a.shared_memory || a.size > NodeSegment::kMostRanks || !a.recvtype) return false;
+  const std::size_t bytes = a.recvcount * a.recvtype->size;
+  return (bytes + NodeSegment::kAreaBytes - 1) / NodeSegment::kAreaBytes <= static_cast<std::size_t>(tag_limit(a));
+}
+
 void bcast_pipeline(const Args& a, Schedule& s) { bcast_bytes<pipeline_on>(a, s); }
+void bcast_shared_memory(const Args& a, Schedule& s) { bcast_bytes<shared_memory_on>(a, s); }
 void bcast_scatter_allgather(const Args& a, Schedule& s) { bcast_bytes<scatter_allgather_on>(a, s); }
 
 // ---- Gather, Scatter ----------------------------------------------------------------------------------------------
@@ -371,6 +397,7 @@ constexpr Algorithm kAlgorithms[] = {
     {Operation::kBcast, "knomial", bcast_knomial, nullptr},
     {Operation::kBcast, "pipeline", bcast_pipeline, nullptr},
     {Operation::kBcast, "scatter_allgather", bcast_scatter_allgather, ring_tags_fit},
+    {Operation::kBcast, "shared_memory", bcast_shared_memory, shared_memory_fits},
     {Operation::kGather, "linear", gather_linear, nullptr},
     {Operation::kGather, "binomial", gather_binomial, nullptr},
     {Operation::kGatherv, "linear", gatherv_linear, nullptr},

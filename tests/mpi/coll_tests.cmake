@@ -14,7 +14,8 @@ set(STRATA_COLL_TEST_PROGRAMS
     coll_repeat
     coll_persistent
     coll_persistent_alloc
-    coll_query)
+    coll_query
+    coll_node_memory)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
 add_dependencies(mpi_tests coll_tests)
@@ -131,6 +132,20 @@ foreach(program coll_all coll_persistent)
   strata_coll_forced_test(${program} 5 grouped BCAST=grouped REDUCE=grouped ALLREDUCE=grouped)
 endforeach()
 strata_coll_forced_test(coll_all 8 grouped BCAST=grouped REDUCE=grouped ALLREDUCE=grouped)
+
+# ---- Node shared memory (coll/node_segment.hpp): the shared-memory bcast forced, blocking, nonblocking (several
+# runs in the rotating slots at once) and persistent (slots of their own, then messages past them); the levels of the
+# hierarchical runs above choose it by the cost model inside their nodes.
+foreach(program coll_all coll_nonblocking coll_persistent)
+  strata_coll_forced_test(${program} 5 shared_memory BCAST=shared_memory)
+endforeach()
+strata_coll_forced_test(coll_all 8 shared_memory BCAST=shared_memory)
+# Forced by info key, with derived types, overlapping runs, persistent slots, and the segments' removal; on two
+# simulated nodes each node's ranks share their own.
+foreach(np 2 3 8)
+  strata_mpi_test(coll_node_memory NP ${np})
+endforeach()
+strata_mpi_test(coll_node_memory NP 6 NODES node)
 
 # ---- What runs and why (MPIX_Comm_get_coll_info, MPIX_Request_get_coll_info; Strata only) ----------------------
 strata_mpi_test(coll_query NP 3 ARGS rules)

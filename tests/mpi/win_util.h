@@ -12,8 +12,9 @@
 
 #include "test_util.h"
 
-/* Writes "strata_<job>_win" into prefix; a singleton's job is "singleton-<pid>". */
-static inline void test_win_segment_prefix(char *prefix, size_t size) {
+/* Writes "strata_<job>_<kind>" into prefix ("win": windows, "coll": the collectives' node memory); a singleton's
+ * job is "singleton-<pid>". */
+static inline void test_segment_prefix(char *prefix, size_t size, const char *kind) {
   char singleton[64];
   const char *ns = getenv("PMIX_NAMESPACE");
   if (ns == NULL || *ns == '\0') {
@@ -23,13 +24,14 @@ static inline void test_win_segment_prefix(char *prefix, size_t size) {
   int n = snprintf(prefix, size, "strata_");
   for (const char *c = ns; *c && n + 2 < (int)size; ++c) prefix[n++] = isalnum((unsigned char)*c) ? *c : '_';
   prefix[n] = '\0';
-  strncat(prefix, "_win", size - strlen(prefix) - 1);
+  strncat(prefix, "_", size - strlen(prefix) - 1);
+  strncat(prefix, kind, size - strlen(prefix) - 1);
 }
 
-/* How many window segments of this job are in /dev/shm now. */
-static inline int test_win_segments_in_dev_shm(void) {
+/* How many segments of this kind of this job are in /dev/shm now. */
+static inline int test_segments_in_dev_shm(const char *kind) {
   char prefix[512];
-  test_win_segment_prefix(prefix, sizeof prefix);
+  test_segment_prefix(prefix, sizeof prefix, kind);
   DIR *dir = opendir("/dev/shm");
   if (dir == NULL) return 0;
   int count = 0;
@@ -44,7 +46,7 @@ static inline int test_win_segments_in_dev_shm(void) {
 #define CHECK_NO_WINDOW_SEGMENT()                       \
   do {                                                  \
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));             \
-    CHECK(test_win_segments_in_dev_shm() == 0);         \
+    CHECK(test_segments_in_dev_shm("win") == 0);        \
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));             \
   } while (0)
 

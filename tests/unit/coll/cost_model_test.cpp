@@ -147,3 +147,29 @@ TEST(CostModel, NodesShareTheirNetworkPort) {
 }
 
 }  // namespace
+
+// The shared-memory bcast is one copy in and one copy out per reader, each half a message's beta: the readers take a
+// chunk side by side once it is written, and the writer writes chunk j + 1 while they take chunk j. With m bytes in
+// c chunks of b: the last chunk is written at c (alpha + b beta / 2), and read alpha + b beta / 2 later.
+TEST(CostModelSharedMemory, OneWriteThenReadsSideBySide) {
+  for (int p : {2, 4, 8, 16})
+    for (std::size_t m : {std::size_t{8}, std::size_t{1} << 16, std::size_t{1} << 20}) {
+      Args probe = typical_call(Operation::kBcast, m);
+      probe.size = p;
+      probe.node_memory = probe.shared_memory = true;
+      ASSERT_TRUE(find_algorithm(Operation::kBcast, "shared_memory")->applies(probe));
+      const std::size_t area = std::size_t{128} << 10;  // NodeSegment::kAreaBytes
+      const std::size_t chunks = (m + area - 1) / area, last = m - (chunks - 1) * area;
+      const double write = kAlpha + static_cast<double>(std::min(m, area)) * kBeta / 2;
+      const double expected = static_cast<double>(chunks - 1) * write + (kAlpha + last * kBeta / 2) * 2;
+      const double predicted = predict(
+          p,
+          [&](int rank, Schedule& s) {
+            Args args = probe;
+            args.rank = rank;
+            find_algorithm(Operation::kBcast, "shared_memory")->build(args, s);
+          },
+          kOneNode, kAllClose);
+      EXPECT_NEAR(predicted, expected, 1e-12) << "p " << p << ", m " << m;
+    }
+}

@@ -177,6 +177,13 @@ class StrictNetwork {
     void recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& t) override {
       net_.post(false, {peer, rank_, tag}, {rank_, id}, buf, count, t);
     }
+    // The reductions move data by messages only.
+    void publish(int, std::span<const int>, int, const void*, std::size_t, const datatype::TypeRef&) override {
+      ADD_FAILURE() << "a reduction published into node memory";
+    }
+    void read(int, int, std::span<const int>, int, void*, std::size_t, const datatype::TypeRef&) override {
+      ADD_FAILURE() << "a reduction read from node memory";
+    }
     bool done(int id, int&, std::string&) override { return net_.transfers_[rank_][id].complete; }
 
    private:

@@ -18,6 +18,7 @@
 
 #include "coll/algorithms.hpp"
 #include "coll/execution.hpp"
+#include "coll/node_segment.hpp"
 #include "datatype/construct.hpp"
 #include "datatype/predefined.hpp"
 #include "sim_hierarchy.hpp"
@@ -239,7 +240,8 @@ using MakeWorld = World (*)(const Args&, const Types&, std::size_t);
 
 // Every algorithm registered for `op`, every p in 1..17, roots 0, p/2, p - 1, every count and type pair, with and
 // without MPI_IN_PLACE when `in_place` allows; stops at the first failure.
-// The topology-aware algorithms run on each of the simulated layouts (sim_hierarchy.hpp).
+// The topology-aware algorithms run on each of the simulated layouts (sim_hierarchy.hpp), with and without node
+// shared memory (which their levels inside a node may then choose).
 void sweep(Operation op, MakeWorld make, bool in_place, bool one_type_only) {
   int algorithms = 0;
   for (const Algorithm* algorithm : algorithms_for(op)) {
@@ -249,23 +251,26 @@ void sweep(Operation op, MakeWorld make, bool in_place, bool one_type_only) {
     const std::vector<int> radixes = knomial ? std::vector{0, 3, 100} : std::vector{0};  // 0: the default, 4
     for (int radix : radixes)
       for (int p = 1; p <= 17; ++p)
-        for (const sim::Layout& layout : topology ? sim::layouts(p) : std::vector<sim::Layout>{{"", {}, {}}})
-          for (int root : std::set<int>{0, p / 2, p - 1})
-            for (std::size_t count : {0, 1, 7, 1000})
-              for (const Types& types : type_pairs()) {
-                if (one_type_only && types.ratio != 1) continue;
-                for (bool place : in_place ? std::vector{false, true} : std::vector{false}) {
-                  Args base;
-                  base.size = p, base.root = root, base.in_place = place, base.segment_bytes = 256, base.radix = radix;
-                  World w = make(base, types, count);
-                  if (topology)
-                    for (int r = 0; r < p; ++r) w.args[r].hierarchy = sim::hierarchy(layout, r);
-                  ASSERT_TRUE(run(*algorithm, w))
-                      << operation_name(op) << " " << algorithm->name << " radix " << radix << ", p " << p << ", "
-                      << layout.name << ", root " << root << ", count " << count << ", " << types.name
-                      << (place ? ", in place" : "");
+        for (const sim::Layout& layout : topology ? sim::layouts(p) : std::vector<sim::Layout>{sim::Layout{}})
+          for (bool node_memory : topology ? std::vector{false, true} : std::vector{true})
+            for (int root : std::set<int>{0, p / 2, p - 1})
+              for (std::size_t count : {0, 1, 7, 1000})
+                for (const Types& types : type_pairs()) {
+                  if (one_type_only && types.ratio != 1) continue;
+                  for (bool place : in_place ? std::vector{false, true} : std::vector{false}) {
+                    Args base;
+                    base.size = p, base.root = root, base.in_place = place, base.segment_bytes = 256;
+                    base.radix = radix;
+                    base.node_memory = base.shared_memory = node_memory;
+                    World w = make(base, types, count);
+                    if (topology)
+                      for (int r = 0; r < p; ++r) w.args[r].hierarchy = sim::hierarchy(layout, r);
+                    ASSERT_TRUE(run(*algorithm, w))
+                        << operation_name(op) << " " << algorithm->name << " radix " << radix << ", p " << p << ", "
+                        << layout.name << ", root " << root << ", count " << count << ", " << types.name
+                        << (place ? ", in place" : "") << (node_memory ? ", node memory" : "");
+                  }
                 }
-              }
   }
   EXPECT_GT(algorithms, 0) << operation_name(op);
 }
@@ -273,7 +278,8 @@ void sweep(Operation op, MakeWorld make, bool in_place, bool one_type_only) {
 TEST(RootedRegistry, ListsEveryAlgorithm) {
   EXPECT_EQ(algorithm_names(Operation::kBarrier), "linear, dissemination, recursive_doubling, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kBcast),
-            "linear, binomial, knomial, pipeline, scatter_allgather, hierarchical, distance_aware, grouped");
+            "linear, binomial, knomial, pipeline, scatter_allgather, shared_memory, hierarchical, distance_aware, "
+            "grouped");
   EXPECT_EQ(algorithm_names(Operation::kGather), "linear, binomial, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kGatherv), "linear");
   EXPECT_EQ(algorithm_names(Operation::kScatter), "linear, binomial, hierarchical");
@@ -388,6 +394,58 @@ TEST(RootedShape, TagsFitACollectivesBlock) {
   EXPECT_TRUE(ring->applies(a));
   a.size = kBlock + 1;
   EXPECT_FALSE(ring->applies(a));
+}
+
+// The shared-memory bcast: the root writes each chunk of a node area once, every other rank reads it once; a buffer
+// larger than an area crosses it in chunks, and every rank ends with the root's bytes.
+TEST(RootedShape, SharedMemoryBcastWritesEachChunkOnceForEveryReader) {
+  const auto byte = datatype::predefined(datatype::kByte);
+  const std::size_t n = 2 * NodeSegment::kAreaBytes + 1000;  // three chunks
+  for (int p : {2, 3, 5}) {
+    for (int root : {0, p - 1}) {
+      std::vector<std::vector<char>> buf(p, std::vector<char>(n));
+      for (std::size_t i = 0; i < n; ++i) buf[root][i] = static_cast<char>(i * 7 + 3);
+      std::vector<Schedule> built(p);
+      const std::string failure = sim::run_all(p, [&](int r, Schedule& s) {
+        Args a;
+        a.size = p, a.rank = r, a.root = root, a.recvbuf = buf[r].data(), a.recvcount = n, a.recvtype = byte;
+        a.node_memory = a.shared_memory = true;
+        find_algorithm(Operation::kBcast, "shared_memory")->build(a, s);
+        built[r] = s;
+      });
+      ASSERT_EQ(failure, "") << "p " << p << ", root " << root;
+      for (int r = 0; r < p; ++r) {
+        EXPECT_EQ(buf[r], buf[root]) << "rank " << r;
+        std::size_t publishes = 0, reads = 0;
+        for (const Vertex& v : built[r].vertices()) {
+          publishes += v.kind == Kind::kPublish;
+          reads += v.kind == Kind::kRead;
+          if (transfers(v.kind) && v.kind != Kind::kSend && v.kind != Kind::kRecv) {
+            EXPECT_EQ(v.group.size(), std::size_t(p - 1));
+          }
+        }
+        EXPECT_EQ(publishes, r == root ? 3u : 0u) << "rank " << r;
+        EXPECT_EQ(reads, r == root ? 0u : 3u) << "rank " << r;
+      }
+    }
+  }
+}
+
+// It applies only where the call's ranks share the node's memory, and while its chunks have tags enough.
+TEST(RootedShape, SharedMemoryBcastNeedsNodeMemoryAndTags) {
+  const Algorithm* shared = find_algorithm(Operation::kBcast, "shared_memory");
+  Args a;
+  a.size = 4, a.recvcount = 10, a.recvtype = datatype::predefined(datatype::kInt);
+  EXPECT_FALSE(shared->applies(a));
+  a.node_memory = a.shared_memory = true;
+  EXPECT_TRUE(shared->applies(a));
+  a.tag_limit = 2;
+  a.recvcount = 2 * NodeSegment::kAreaBytes / 4;
+  EXPECT_TRUE(shared->applies(a));
+  a.recvcount += 1;
+  EXPECT_FALSE(shared->applies(a));
+  a.recvcount = 1, a.size = NodeSegment::kMostRanks + 1;
+  EXPECT_FALSE(shared->applies(a));
 }
 
 TEST(RootedShape, TreesSendLogarithmicallyFromTheRoot) {

@@ -1,5 +1,7 @@
 #include "sim_network.hpp"
 
+#include <algorithm>
+
 #include "datatype/pack.hpp"
 
 namespace strata::coll::sim {
@@ -11,16 +13,80 @@ void SimPort::send(int id, int peer, int tag, const void* buf, std::size_t count
   datatype::pack(buf, count, *type, bytes.data());
   net_.mailbox[{rank_, peer, tag}].push_back(std::move(bytes));
   ++net_.messages_sent;
-  pending_[id] = Pending{false, true, peer, tag, nullptr, 0, nullptr};
+  pending_[id] = Pending{};
+  pending_[id].complete = true;
+  pending_[id].peer = peer;
+  pending_[id].tag = tag;
 }
 
 void SimPort::recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& type) {
-  pending_[id] = Pending{true, false, peer, tag, buf, count, type};
+  Pending& p = pending_[id] = Pending{};
+  p.receiving = true;
+  p.peer = peer;
+  p.tag = tag;
+  p.buf = buf;
+  p.count = count;
+  p.type = type;
+}
+
+void SimPort::publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
+                      const datatype::TypeRef& type) {
+  Pending& p = pending_[id] = Pending{};
+  p.kind = Pending::Kind::kPublish;
+  p.readers.assign(readers.begin(), readers.end());
+  p.from = buf;
+  p.tag = tag;
+  p.count = count;
+  p.type = type;
+}
+
+void SimPort::read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
+                   const datatype::TypeRef& type) {
+  Pending& p = pending_[id] = Pending{};
+  p.kind = Pending::Kind::kRead;
+  p.readers.assign(readers.begin(), readers.end());
+  p.peer = writer;
+  p.tag = tag;
+  p.buf = buf;
+  p.count = count;
+  p.type = type;
+}
+
+bool SimPort::publish_done(int id) {
+  Pending& p = pending_[id];
+  SimNetwork::Area& area = net_.areas[{rank_, p.tag & 1}];
+  if (!area.waiting.empty()) return false;
+  area.bytes.resize(datatype::wire_bytes(*p.type, p.count));
+  datatype::pack(p.from, p.count, *p.type, area.bytes.data());
+  area.tag = p.tag;
+  area.readers = area.waiting = p.readers;
+  ++net_.messages_sent;
+  return p.complete = true;
+}
+
+bool SimPort::read_done(int id, int& error, std::string& message) {
+  Pending& p = pending_[id];
+  SimNetwork::Area& area = net_.areas[{p.peer, p.tag & 1}];
+  auto me = std::find(area.waiting.begin(), area.waiting.end(), rank_);
+  if (area.tag != p.tag || area.readers != p.readers || me == area.waiting.end()) return false;
+  area.waiting.erase(me);
+  const std::size_t capacity = datatype::wire_bytes(*p.type, p.count);
+  if (area.bytes.size() > capacity) {
+    error = 15;  // MPI_ERR_TRUNCATE
+    message = "rank " + std::to_string(rank_) + ": a " + std::to_string(area.bytes.size()) + "-byte block from rank " +
+              std::to_string(p.peer) + " (tag " + std::to_string(p.tag) + ") into a " + std::to_string(capacity) +
+              "-byte read";
+  }
+  datatype::unpack(area.bytes.data(), std::min(area.bytes.size(), capacity), p.count, *p.type, p.buf);
+  ++net_.messages_received;
+  return p.complete = true;
 }
 
 bool SimPort::done(int id, int& error, std::string& message) {
   Pending& p = pending_[id];
   if (p.complete) return true;
+  if (p.kind == Pending::Kind::kPublish) return publish_done(id);
+  if (p.kind == Pending::Kind::kRead) return read_done(id, error, message);
   auto it = net_.mailbox.find({p.peer, rank_, p.tag});
   if (it == net_.mailbox.end() || it->second.empty()) return false;
   std::vector<char> bytes = std::move(it->second.front());
@@ -67,6 +133,10 @@ std::string run_all(int ranks, const std::function<void(int, Schedule&)>& build)
       return "deadlock: ranks " + waiting + " still waiting";
     }
   }
+  for (const auto& [key, area] : net.areas)
+    if (!area.waiting.empty())
+      return "a block of rank " + std::to_string(key.first) + " with tag " + std::to_string(area.tag) +
+             " never taken by rank " + std::to_string(area.waiting.front());
   for (auto& [key, queue] : net.mailbox)
     if (!queue.empty())
       return "message from rank " + std::to_string(std::get<0>(key)) + " to rank " + std::to_string(std::get<1>(key)) +

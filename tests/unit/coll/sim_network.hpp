@@ -1,8 +1,11 @@
 // N simulated ranks in one process, for testing collective algorithms without processes: every rank's schedule runs
 // on a SimPort into one shared network. Sends are eager (packed when posted); a receive matches the oldest message
-// from its peer with its tag, as MPI's non-overtaking rule requires.
+// from its peer with its tag, as MPI's non-overtaking rule requires. A publish is a block every one of its readers
+// takes once, as from the node segment: it waits while the writer's previous block for that area (tag parity) is
+// not taken by all its readers, and a read takes only the block of its writer, tag and readers.
 #pragma once
 #include <deque>
+#include <span>
 #include <functional>
 #include <map>
 #include <memory>
@@ -24,10 +27,19 @@ class SimPort : public Port {
   void prepare(int vertices, int tags) override;
   void send(int id, int peer, int tag, const void* buf, std::size_t count, const datatype::TypeRef& type) override;
   void recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& type) override;
+  void publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
+               const datatype::TypeRef& type) override;
+  void read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
+            const datatype::TypeRef& type) override;
   bool done(int id, int& error, std::string& message) override;
 
  private:
+  bool publish_done(int id);
+  bool read_done(int id, int& error, std::string& message);
   struct Pending {
+    enum class Kind { kMessage, kPublish, kRead } kind = Kind::kMessage;
+    std::vector<int> readers;  // publish, read
+    const void* from = nullptr;  // publish
     bool receiving = false;
     bool complete = false;
     int peer = 0, tag = 0;
@@ -47,6 +59,13 @@ class SimNetwork {
   int size() const { return static_cast<int>(ports_.size()); }
   // Messages posted and not yet received, per (source, destination, tag).
   std::map<std::tuple<int, int, int>, std::deque<std::vector<char>>> mailbox;
+  // The node areas: per (writer, tag parity), the block there, its tag and readers, and who has not taken it yet.
+  struct Area {
+    std::vector<char> bytes;
+    int tag = -1;
+    std::vector<int> readers, waiting;
+  };
+  std::map<std::pair<int, int>, Area> areas;
   std::size_t messages_sent = 0;
   std::size_t messages_received = 0;
 

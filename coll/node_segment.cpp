@@ -1,0 +1,88 @@
+#include "coll/node_segment.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+
+#include "coll/collective.hpp"
+#include "transport/shm_ring.hpp"
+
+namespace strata::coll {
+namespace {
+
+constexpr int kErrOther = 16;  // MPI_ERR_OTHER
+constexpr int kSlots = NodeSegment::kRotatingSlots + NodeSegment::kPersistentSlots;
+constexpr std::size_t kHeaderBytes = 64;
+constexpr std::size_t kAreaStride = sizeof(NodeSegment::Area) + NodeSegment::kAreaBytes;
+
+struct Header {
+  std::atomic<uint32_t> attached;  // zero-filled by ftruncate
+};
+
+std::string name_for(const std::string& job, uint32_t context, const std::vector<int>& node_members) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a of the members
+  for (int w : node_members) h = (h ^ static_cast<uint64_t>(w)) * 1099511628211ull;
+  std::ostringstream name;
+  name << '/' << transport::shm_prefix(job) << "coll" << node_members.front() << '_' << context << '_' << std::hex
+       << std::setw(16) << std::setfill('0') << h;
+  return name.str();
+}
+
+Status os_error(const char* what, const std::string& name, int e) {
+  return error(kErrOther, std::string(what) + " " + name + " (a collective's node shared memory): " + std::strerror(e));
+}
+
+}  // namespace
+
+std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_t context,
+                                                 const std::vector<int>& node_members, Status& status) {
+  status = Status::success();
+  const int k = static_cast<int>(node_members.size());
+  if (k < 2 || k > kMostRanks) return nullptr;
+  const std::string name = name_for(job, context, node_members);
+  const std::size_t bytes = kHeaderBytes + static_cast<std::size_t>(kSlots) * k * 2 * kAreaStride;
+  // Whoever comes first creates it; the same size from everyone makes the others' ftruncate a no-op. The pages stay
+  // unreserved: only the areas a run touches take memory.
+  const int fd = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
+  if (fd < 0) return status = os_error("shm_open", name, errno), nullptr;
+  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    status = os_error("ftruncate", name, errno);
+    close(fd);
+    return nullptr;
+  }
+  void* base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  const int e = errno;
+  close(fd);
+  if (base == MAP_FAILED) return status = os_error("mmap", name, e), nullptr;
+  std::shared_ptr<NodeSegment> segment(new NodeSegment);
+  segment->base_ = base;
+  segment->bytes_ = bytes;
+  segment->members_ = k;
+  auto* header = static_cast<Header*>(base);
+  if (header->attached.fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<uint32_t>(k))
+    shm_unlink(name.c_str());  // the last to attach: every member has it mapped
+  return segment;
+}
+
+NodeSegment::~NodeSegment() {
+  if (base_ != nullptr) munmap(base_, bytes_);
+}
+
+NodeSegment::Area& NodeSegment::area(int slot, int writer, int parity) {
+  const std::size_t index = (static_cast<std::size_t>(slot) * members_ + writer) * 2 + parity;
+  return *reinterpret_cast<Area*>(static_cast<char*>(base_) + kHeaderBytes + index * kAreaStride);
+}
+
+int node_slot(int tag_base) {
+  const auto block = static_cast<uint32_t>(tag_base / kTagsPerCollective);
+  if (block < kTagBlocksPerHalf) return static_cast<int>(block % NodeSegment::kRotatingSlots);
+  const uint32_t index = block - kTagBlocksPerHalf;
+  return persistent_has_slot(index) ? NodeSegment::kRotatingSlots + static_cast<int>(index) : -1;
+}
+
+}  // namespace strata::coll

@@ -1,0 +1,71 @@
+// The shared memory a communicator's collectives use on one node (schedule.hpp's publish and read): areas where a
+// writer leaves a block once for several readers of its node.
+//
+// Lifetime. Every member of the communicator on this node attaches at its first collective call on it (api/), so
+// each attaches exactly once and before any message of that call can depend on it; the name is unlinked by the
+// last of them to attach, so nothing stays in /dev/shm once all are there, and its name starts with
+// transport::shm_prefix(job), which mpiexec removes if the job dies first. The name holds the communicator's
+// collective context and its node members' world ranks: a later communicator can only take the same name with the
+// same members, who must all have made this communicator's first collective call before they can make it.
+//
+// Areas. Each writer owns two areas per slot (tags alternate between them, so a pipelined writer fills one while
+// its readers empty the other). A slot belongs to one run at a time: blocking and nonblocking collectives take the
+// rotating slots in turn (their starts follow the same order everywhere, so a run only waits for older ones), and a
+// persistent collective keeps a slot of its own, since its starts may come in any order across ranks. An area holds
+// one block at a time: a writer publishes once every reader of the previous block has taken it. A block is named by
+// its `use` (the run and the tag) and its readers, so a reader never takes another run's or another group's block.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/status.hpp"
+
+namespace strata::coll {
+
+class NodeSegment {
+ public:
+  static constexpr int kRotatingSlots = 4;
+  static constexpr int kPersistentSlots = 16;  // persistent collectives after these use messages only
+  static constexpr int kMostRanks = 64;        // a node's readers are a 64-bit mask
+  static constexpr std::size_t kAreaBytes = std::size_t{128} << 10;
+
+  struct alignas(64) Area {
+    std::atomic<uint64_t> use{0};          // the block there (0: none yet); set last, with release
+    std::atomic<uint32_t> acks{0};         // readers that took it
+    uint32_t readers = 0;                  // how many must take it
+    uint64_t mask = 0;                     // which (node-local indexes)
+    uint64_t bytes = 0;                    // packed size
+    char* payload() { return reinterpret_cast<char*>(this) + sizeof(Area); }
+    bool free() const { return acks.load(std::memory_order_acquire) == readers; }
+  };
+
+  // Attaches to the segment of a communicator on this node: `context` its collective context, `node_members` the
+  // world ranks of its members on this node (ascending). Null with an empty status when fewer than 2 or more than
+  // kMostRanks members are here (nothing to share).
+  static std::shared_ptr<NodeSegment> attach(const std::string& job, uint32_t context,
+                                             const std::vector<int>& node_members, Status& status);
+  ~NodeSegment();
+  NodeSegment(const NodeSegment&) = delete;
+  NodeSegment& operator=(const NodeSegment&) = delete;
+
+  // The area of the writer with node-local index `writer` in `slot`, for tag parity `parity`.
+  Area& area(int slot, int writer, int parity);
+  int members() const { return members_; }
+
+ private:
+  NodeSegment() = default;
+  void* base_ = nullptr;
+  std::size_t bytes_ = 0;
+  int members_ = 0;
+};
+
+// The slot of a run with tag block `tag_base` (collective.hpp), or -1 (a persistent collective past the slots).
+int node_slot(int tag_base);
+// Whether the persistent collective with index `index` on its communicator gets a slot.
+inline bool persistent_has_slot(uint32_t index) { return index < NodeSegment::kPersistentSlots; }
+
+}  // namespace strata::coll
