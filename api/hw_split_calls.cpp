@@ -239,13 +239,25 @@ extern "C" int PMPIX_Comm_get_min_hlevel(MPI_Comm comm, int nranks, const int ra
     if (p == nullptr) return raise("MPIX_Comm_get_min_hlevel", comm, status);
     placements.push_back(p);
   }
-  for (auto l = topo::kAllLevels.rbegin(); l != topo::kAllLevels.rend(); ++l) {
-    const int instance = placements.front()->at(*l);
-    if (instance >= 0 && std::all_of(placements.begin(), placements.end(),
-                                     [&](const topo::Placement* p) { return p->at(*l) == instance; }))
-      return copy_name(std::string(topo::canonical_name(*l)), type, resultlen);
+  Status status;
+  const topo::LocalView* view = topo::local_view(world, status);
+  if (view == nullptr) return raise("MPIX_Comm_get_min_hlevel", comm, status);
+  // The smallest instance holding them all. Levels do not always nest in enum order (a NUMA node may span both
+  // packages), so sizes decide; a tie goes to the deeper level (a PU over its core, an L3 cache as large as the
+  // node over the node).
+  topo::Level deepest = topo::Level::Node;
+  int smallest = view->machine.pu_count();
+  for (topo::Level l : topo::kAllLevels) {
+    const int instance = placements.front()->at(l);
+    auto holds = [&](const topo::Placement* p) { return p->at(l) == instance; };
+    if (topo::network(l) || instance < 0 || !std::all_of(placements.begin(), placements.end(), holds)) continue;
+    for (const topo::Instance& i : view->machine.instances(l))
+      if (i.index == instance && i.cpuset.weight() <= smallest) {
+        smallest = i.cpuset.weight();
+        deepest = l;
+      }
   }
-  return copy_name(std::string(topo::canonical_name(topo::Level::Node)), type, resultlen);  // not reached
+  return copy_name(std::string(topo::canonical_name(deepest)), type, resultlen);
 }
 
 namespace {

@@ -91,6 +91,9 @@ strata_scenario_test(hw_split paper52.resinfo NP 8 LAUNCH ${PAPER52} ARGS resinf
   "G=0-1 T=${ALL_LEVELS},hwloc://L2Cache,hwloc://L1Cache,hwloc://Core,hwloc://PU"
   "G=2-3 T=${ALL_LEVELS},hwloc://L2Cache F=hwloc://L1Cache,hwloc://Core,hwloc://PU"
   "G=4-7 T=${ALL_LEVELS} F=hwloc://L2Cache,hwloc://L1Cache,hwloc://Core,hwloc://PU")
+# One NUMA node spanning both packages: it holds two ranks of one package, but the package is the smaller instance.
+strata_scenario_test(hw_split numa_spans_packages.minlevel NP 4 LAUNCH --topology "synthetic:pack:2 core:2 pu:1"
+  --bind-to core ARGS minlevel "S=0,1 L=hwloc://Package" "S=2,3 L=hwloc://Package" "S=3 L=hwloc://PU")
 strata_scenario_test(hw_split nodes2.minlevel NP 4 LAUNCH --topology ${HIER_NODE} --nodes 2 --map-by node --bind-to core ARGS minlevel
   "S=0,1 L=Cluster" "S=0,2 L=hwloc://L2Cache" "S=1,3 L=hwloc://L2Cache" "S=0,1,2,3 L=Cluster")
 
