@@ -1,4 +1,5 @@
-"""The scenario matrix: the papers' machines and seeded random ones, simulated by Strata; real runs for every MPI.
+"""The scenario matrix: the papers' machines, seeded random ones and network levels above the nodes, simulated by
+Strata; real runs for every MPI.
 
 Not the full cross product (machines x nodes x placement x binding x np): each dimension is covered (every machine
 at least twice, every binding on several machines, 1, 2 and 4 nodes, slot and node placement) while the whole
@@ -47,10 +48,13 @@ def random_desc(rng, index):
 
 
 def simulated(name, desc, nodes, map_by, binding, np, **extra):
-    """A simulated scenario named machine-nNODES-MAP-BINDING-npNP (an explicit cpu list binding needs a label)."""
+    """A simulated scenario named machine-nNODES-MAP-BINDING-npNP (an explicit cpu list binding needs a label),
+    with network levels machine-nNODES-NETWORK-MAP-...: "rack:2 switch:3,1,1,1" reads rack2-switch3.1.1.1."""
     label = binding if isinstance(binding, str) else extra.pop("label")
-    return dict(name=f"{name}-n{nodes}-{map_by}-{label}-np{np}", kind="simulated", np=np, desc=desc, nodes=nodes,
-                map_by=map_by, binding=binding, **extra)
+    network = extra.get("network")
+    tree = "-" + network.replace(":", "").replace(",", ".").replace(" ", "-") if network else ""
+    return dict(name=f"{name}-n{nodes}{tree}-{map_by}-{label}-np{np}", kind="simulated", np=np, desc=desc,
+                nodes=nodes, map_by=map_by, binding=binding, **extra)
 
 
 def papers():
@@ -94,6 +98,21 @@ def randoms():
     return out
 
 
+def networks():
+    """Network levels above the nodes (Strata's mpiexec --network; simulated, so Strata's alone): the walk from
+    WORLD starts at Rack, then Switch, then the node. A regular tree, an uneven one (the hierarchical-model paper's
+    NTW24E5 has switches of 12, 6, 4 and 2 nodes) with ranks dealt round robin so that every group of WORLD is
+    interleaved, and unbound processes under switches alone."""
+    return [
+        # 2 racks of 2 switches, one node each: Switch and Node coincide, and the walk must not report both.
+        simulated("hier", HIER, 4, "slot", "core", 8, network="rack:2 switch:2"),
+        # Rack 0: switches of 3 and 1 nodes; rack 1: two switches of 1 node. 12 ranks, rank r on node r % 6.
+        simulated("hier", HIER, 6, "node", "random", 12, seed=3, network="rack:2 switch:3,1,1,1"),
+        # Switches of 2 nodes each, no racks; 2 unbound ranks per node.
+        simulated("mpc", MPC, 4, "slot", "none", 8, network="switch:2"),
+    ]
+
+
 def real():
     """This machine, for every MPI: bound to cores, unbound, and 4 ranks bound to cores oversubscribed."""
     return [
@@ -104,4 +123,4 @@ def real():
 
 
 def all_scenarios():
-    return papers() + randoms() + real()
+    return papers() + randoms() + networks() + real()

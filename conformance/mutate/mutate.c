@@ -28,8 +28,8 @@ static const char *const mutation_names[] = {"", "drop", "merge", "no_null", "fo
 static const char *const type_key = "mpi_hw_resource_type";
 
 /* The README's level names, top to bottom: different_keys replaces a level by the next one (cyclically). */
-static const char *const level_names[] = {"Machine", "Package", "NUMANode", "L3Cache",
-                                          "L2Cache", "L1Cache", "Core",     "PU"};
+static const char *const level_names[] = {"Rack",    "Switch",  "Machine", "Package", "NUMANode",
+                                          "L3Cache", "L2Cache", "L1Cache", "Core",    "PU"};
 enum { level_count = sizeof level_names / sizeof level_names[0] };
 
 static enum mutation chosen_mutation(void) {
@@ -146,8 +146,8 @@ static int forget_type_key(MPI_Info info) {
   return has_type_key(info) ? PMPI_Info_delete(info, type_key) : MPI_SUCCESS;
 }
 
-/* different_keys: local. The level after the one in the value, keeping a prefix such as "hwloc://"; "Core" for a
- * value that names no known level. */
+/* different_keys: local. The level after the one in the value, keeping a prefix such as "hwloc://" or
+ * "strata://"; "Core" for a value that names no known level. */
 static int change_type_key_on_odd_ranks(MPI_Info info, MPI_Comm newcomm) {
   int rank, flag = 0, buflen = MPI_MAX_INFO_VAL + 1;
   char value[MPI_MAX_INFO_VAL + 1], changed[MPI_MAX_INFO_VAL + 1];

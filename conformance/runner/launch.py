@@ -35,6 +35,7 @@ def guess_style(mpiexec):
 
 
 def supports(style, s):
+    """Simulated scenarios, network levels included, need Strata's mpiexec (--topology, --nodes, --network)."""
     return s["kind"] == "real" or style == "strata"
 
 
@@ -43,7 +44,8 @@ def program_args(s):
     if s["kind"] == "real":
         return []
     cpusets = ";".join(s["cpusets"]) if s["cpusets"] else "none"
-    return ["--topology", s["desc"], "--nodes", str(s["nodes"]), "--map-by", s["map_by"], "--cpusets", cpusets]
+    args = ["--topology", s["desc"], "--nodes", str(s["nodes"]), "--map-by", s["map_by"], "--cpusets", cpusets]
+    return args + (["--network", s["network"]] if s.get("network") else [])
 
 
 def command(style, mpiexec, s, program, timeout, mutation=None):
@@ -54,6 +56,7 @@ def command(style, mpiexec, s, program, timeout, mutation=None):
         if s["kind"] == "simulated":
             cmd += ["--topology", "synthetic:" + s["desc"], "--nodes", str(s["nodes"]), "--map-by", s["map_by"]]
             cmd += ["--cpu-list", ";".join(s["cpusets"])] if s["cpusets"] else []
+            cmd += ["--network", s["network"]] if s.get("network") else []
         else:
             cmd += ["--bind-to", s["binding"]] + (["--oversubscribe"] if s["oversubscribe"] else [])
         cmd += ["-x", f"CONFORMANCE_MUTATION={mutation}"] if mutation else []

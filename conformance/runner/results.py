@@ -140,8 +140,9 @@ def write(table, order, meta, scenarios, md_path, json_path):
     md += ["", "## Scenarios", "", "| Scenario | Kind | np | Machine (hwloc synthetic) | Nodes | Map by | Binding |",
            "| --- | --- | --- | --- | --- | --- | --- |"]
     for s in scenarios:
+        nodes = f"{s.get('nodes', '')}" + (f" under {_code(s['network'])}" if s.get("network") else "")
         md.append(f"| {s['name']} | {s.get('kind', '?')} | {s.get('np', '?')} | {_code(s.get('desc'))} | "
-                  f"{s.get('nodes', '')} | {s.get('map_by', '')} | {_binding(s)} |")
+                  f"{nodes} | {s.get('map_by', '')} | {_binding(s)} |")
     with open(md_path, "w") as f:
         f.write("\n".join(md) + "\n")
 

@@ -3,7 +3,9 @@
 A scenario is a plain dict (scenarios.py, or a JSON file given with --scenario-file):
   simulated: name, kind="simulated", np, desc (hwloc synthetic), nodes (default 1), map_by slot|node (default
              slot), binding: "none", a level name (BINDING_LEVELS), "random" (with an integer seed), or a list of
-             np hwloc cpu lists (PU numbers of the node's machine, one per world rank).
+             np hwloc cpu lists (PU numbers of the node's machine, one per world rank); network (optional):
+             levels above the nodes in the syntax of Strata's `mpiexec --network` ("rack:2 switch:2",
+             "switch:3,1,1,1"). Only Strata's mpiexec simulates, so every simulated scenario is Strata's alone.
   real:      name, kind="real", np, binding "core"|"none", oversubscribe (bool, default false).
 resolve() turns one into the launch settings, or raises BadScenario with the reason shown in the results table.
 """
@@ -12,7 +14,7 @@ import re
 
 from runner import machine
 
-SIMULATED_KEYS = {"name", "kind", "np", "desc", "nodes", "map_by", "binding", "seed"}
+SIMULATED_KEYS = {"name", "kind", "np", "desc", "nodes", "map_by", "binding", "seed", "network"}
 REAL_KEYS = {"name", "kind", "np", "binding", "oversubscribe"}
 
 
@@ -69,6 +71,10 @@ def _resolve_simulated(s):
         raise BadScenario(f"{nodes} nodes do not divide np {np}")
     if s["map_by"] not in ("slot", "node"):
         raise BadScenario(f"map_by must be slot or node (got {s['map_by']!r})")
+    # Whether the tree fits the node count is for mpiexec and the programs to say (one line each, exit status 2):
+    # a third parser here could only disagree with them.
+    if "network" in s and (not isinstance(s["network"], str) or not s["network"].strip()):
+        raise BadScenario(f"network must be a non-empty description such as \"rack:2 switch:2\" (got {s['network']!r})")
     if "seed" in s and (s.get("binding") != "random" or not _is_int(s["seed"])):
         raise BadScenario("seed is an integer, and only with binding random")
     try:

@@ -177,8 +177,8 @@ static void check_null_cases(const struct ctx *x, const int *all, int level, con
     report_add("GUIDED-NULL-SPANNING", cx, OUTCOME_NA, "%s", where);
     return;
   }
-  report_add("GUIDED-NULL-ABSENT", cx, OUTCOME_NA, "%s present on node %d's machine", level_name(level),
-             x->t->rank[x->me].node);
+  report_add("GUIDED-NULL-ABSENT", cx, OUTCOME_NA, "%s present %s node %d%s", level_name(level),
+             LEVEL_NETWORK(level) ? "above" : "on", x->t->rank[x->me].node, LEVEL_NETWORK(level) ? "" : "'s machine");
   if (truth_confined(x->t, x->me, level))
     report_add("GUIDED-NULL-SPANNING", cx, OUTCOME_NA, "confined to %s", where);
   else
@@ -245,9 +245,11 @@ static int null_everywhere(const struct ctx *x, const int *all, int level, const
       int *group = malloc(sizeof(int) * (size_t)x->size);
       char ranks[TEXT];
       report_rank_set(group, truth_group(x->t, level, x->world[i], x->world, x->size, group), ranks, sizeof ranks);
+      char where[32] = "(job-wide)"; /* a network level's index names its instance alone */
+      if (!LEVEL_NETWORK(level)) snprintf(where, sizeof where, "on node %d", x->t->rank[x->world[i]].node);
       report_add("GUIDED-PARTITION", cx, OUTCOME_FAIL,
-                 "MPI_COMM_NULL everywhere for documented level %s, whose instance %d on node %d holds ranks %s",
-                 level_name(level), x->t->rank[x->world[i]].instance[level], x->t->rank[x->world[i]].node, ranks);
+                 "MPI_COMM_NULL everywhere for documented level %s, whose instance %d %s holds ranks %s",
+                 level_name(level), x->t->rank[x->world[i]].instance[level], where, ranks);
       report_add("GUIDED-INSTANCE", cx, OUTCOME_NA, "MPI_COMM_NULL everywhere");
       report_add("GUIDED-KEY-ORDER", cx, OUTCOME_NA, "MPI_COMM_NULL everywhere");
       free(group);

@@ -16,7 +16,7 @@
 #define TYPE_KEY "mpi_hw_resource_type"
 #define TEXT 200
 #define VALUE_ROOM 64 /* the level value as exchanged (longer values are cut; compared as cut) */
-#define MAX_STEPS 12  /* a walk over the 8 levels ends far sooner; more means it does not end */
+#define MAX_STEPS 12  /* a walk over the 10 levels ends sooner; more means it does not end */
 
 static int split_key(int rank, int size) { return (size - rank) / 2; }
 

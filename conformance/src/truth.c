@@ -1,5 +1,6 @@
 /* The truth: which instance of every level each world rank is confined to (truth.h). Only hwloc and the command
- * line decide it; MPI is used solely to exchange the records of a real run. */
+ * line decide it; MPI is used solely to exchange the records of a real run. The network levels are read from
+ * --network here, with a parser of the suite's own: reusing the library's would make it its own judge. */
 #define _POSIX_C_SOURCE 200809L
 #include "truth.h"
 
@@ -14,11 +15,13 @@
 
 #define HOST_NAME_ROOM 256
 
-static const char *const kNames[LEVEL_COUNT] = {"Machine", "Package", "NUMANode", "L3Cache",
-                                                "L2Cache", "L1Cache", "Core",     "PU"};
-static const hwloc_obj_type_t kTypes[LEVEL_COUNT] = {HWLOC_OBJ_MACHINE, HWLOC_OBJ_PACKAGE, HWLOC_OBJ_NUMANODE,
-                                                     HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L1CACHE,
-                                                     HWLOC_OBJ_CORE,    HWLOC_OBJ_PU};
+static const char *const kNames[LEVEL_COUNT] = {"Rack",    "Switch",  "Machine", "Package", "NUMANode",
+                                                "L3Cache", "L2Cache", "L1Cache", "Core",    "PU"};
+/* The node's levels only: the network levels have no hwloc object (their entries are never read). */
+static const hwloc_obj_type_t kTypes[LEVEL_COUNT] = {
+    [LEVEL_MACHINE] = HWLOC_OBJ_MACHINE, [LEVEL_PACKAGE] = HWLOC_OBJ_PACKAGE, [LEVEL_NUMANODE] = HWLOC_OBJ_NUMANODE,
+    [LEVEL_L3CACHE] = HWLOC_OBJ_L3CACHE, [LEVEL_L2CACHE] = HWLOC_OBJ_L2CACHE, [LEVEL_L1CACHE] = HWLOC_OBJ_L1CACHE,
+    [LEVEL_CORE] = HWLOC_OBJ_CORE,       [LEVEL_PU] = HWLOC_OBJ_PU};
 
 /* Spellings accepted for each level, besides the hwloc name itself (DESIGN.md's aliases, MPI-5's "hwloc://"). */
 static const struct {
@@ -32,14 +35,27 @@ static const struct {
 
 const char *level_name(int level) { return level >= 0 && level < LEVEL_COUNT ? kNames[level] : "?"; }
 
-int level_parse(const char *value) {
-  if (value == NULL) return -1;
-  if (strncasecmp(value, "hwloc://", 8) == 0) value += 8;
+/* A level name without its URI scheme, or -1. */
+static int bare_level(const char *value) {
   for (int l = 0; l < LEVEL_COUNT; ++l)
     if (strcasecmp(value, kNames[l]) == 0) return l;
   for (size_t i = 0; i < sizeof kAliases / sizeof kAliases[0]; ++i)
     if (strcasecmp(value, kAliases[i].alias) == 0) return kAliases[i].level;
   return -1;
+}
+
+int level_parse(const char *value) {
+  if (value == NULL) return -1;
+  /* A scheme must fit the level: hwloc:// names hwloc objects, strata:// the network levels hwloc lacks. */
+  if (strncasecmp(value, "hwloc://", 8) == 0) {
+    const int l = bare_level(value + 8);
+    return l >= 0 && !LEVEL_NETWORK(l) ? l : -1;
+  }
+  if (strncasecmp(value, "strata://", 9) == 0) {
+    const int l = bare_level(value + 9);
+    return l >= 0 && LEVEL_NETWORK(l) ? l : -1;
+  }
+  return bare_level(value);
 }
 
 static int fail(char *err, size_t len, const char *fmt, ...) {
@@ -62,9 +78,15 @@ static int confined_instance(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc
   return found;
 }
 
-/* Fills everything but the node. `set` is the binding, already the whole machine when unbound. */
+/* Fills everything but the node and the network levels (absent until --network says otherwise). `set` is the
+ * binding, already the whole machine when unbound. */
 static void place(hwloc_topology_t topo, hwloc_const_bitmap_t set, int unbound, struct rank_truth *rt) {
   for (int l = 0; l < LEVEL_COUNT; ++l) {
+    if (LEVEL_NETWORK(l)) {
+      rt->present[l] = 0;
+      rt->instance[l] = TRUTH_NONE;
+      continue;
+    }
     if (l == LEVEL_MACHINE) { /* the root: one per node, holding every binding on it */
       rt->present[l] = 1;
       rt->instance[l] = 0;
@@ -80,7 +102,7 @@ static void place(hwloc_topology_t topo, hwloc_const_bitmap_t set, int unbound, 
 }
 
 struct options {
-  const char *topology, *map_by, *cpusets, *levels;
+  const char *topology, *map_by, *cpusets, *levels, *network;
   int nodes;
 };
 
@@ -106,10 +128,14 @@ static int parse_options(int argc, char **argv, struct options *o, char *err, si
       o->cpusets = val;
     } else if (strcmp(opt, "--levels") == 0) {
       o->levels = val;
+    } else if (strcmp(opt, "--network") == 0) {
+      o->network = val;
     } else {
       return fail(err, len, "unknown option %s", opt);
     }
   }
+  if (o->network != NULL && o->topology == NULL)
+    return fail(err, len, "--network needs --topology (network levels are simulated only)");
   return 0;
 }
 
@@ -128,6 +154,96 @@ static int parse_levels(const char *list, int *documented, char *err, size_t len
   }
   free(copy);
   return 0;
+}
+
+/* A positive integer and nothing else ("4", not "0", "-1", "4x", ""), or 0. */
+static long positive(const char *text) {
+  if (*text < '1' || *text > '9') return 0;
+  char *end = NULL;
+  const long v = strtol(text, &end, 10);
+  return *end == '\0' && v <= 1000000 ? v : 0;
+}
+
+/* --network DESC (README.md, "The programs' contract"): of_node[l][n] is node n's instance of network level l, or
+ * of_node[l] stays NULL when DESC does not name l. Words NAME:N, top to bottom, each level at most once; the lowest
+ * may list its instances' node counts instead, job-wide ("switch:3,1,1,1"), which the levels above share in equal
+ * blocks. Nodes go to the lowest level's instances in block order; an instance of a higher level holds the
+ * consecutive block of lowest instances that its fan-outs give it, so indexes are job-wide (switch s of rack r is
+ * switch r * fan-out + s). */
+static int parse_network(const char *desc, int nodes, int *of_node[LEVEL_MACHINE], char *err, size_t len) {
+  int level[LEVEL_MACHINE], count = 0;
+  long fanout[LEVEL_MACHINE], *listed = NULL, nlisted = 0;
+  char *copy = strdup(desc), *save = NULL;
+  int rc = 0;
+  for (char *word = strtok_r(copy, " ", &save); word && rc == 0; word = strtok_r(NULL, " ", &save)) {
+    char *colon = strrchr(word, ':'); /* the last one: "strata://Switch:2" */
+    if (colon) *colon = '\0';
+    const int l = level_parse(word);
+    if (l < 0 || !LEVEL_NETWORK(l)) {
+      rc = fail(err, len, "--network: \"%s\" is no network level (rack, switch)", word);
+    } else if (colon == NULL || colon[1] == '\0' || colon[1] == ',' || strstr(colon + 1, ",,") != NULL ||
+               colon[strlen(colon) - 1] == ',') { /* strtok_r below would skip the empty counts */
+      rc = fail(err, len, "--network: %s needs a fan-out or node counts (%s:N or %s:N,N,...)", word, word, word);
+    } else if (count > 0 && level[count - 1] >= l) {
+      rc = fail(err, len, "--network: %s repeated or out of order (rack above switch)", word);
+    } else if (nlisted > 0) {
+      rc = fail(err, len, "--network: only the lowest level may list node counts");
+    } else {
+      long *values = NULL, n = 0;
+      char *item_save = NULL;
+      for (char *item = strtok_r(colon + 1, ",", &item_save); item; item = strtok_r(NULL, ",", &item_save)) {
+        values = realloc(values, sizeof *values * (size_t)(n + 1));
+        values[n] = positive(item);
+        if (values[n++] == 0) rc = fail(err, len, "--network: %s:%s is not a positive count", word, item);
+      }
+      level[count] = l;
+      fanout[count++] = n;
+      if (n == 1) { /* a fan-out */
+        fanout[count - 1] = values[0];
+        free(values);
+      } else {
+        listed = values;
+        nlisted = n;
+      }
+    }
+  }
+  free(copy);
+  long above = 1, lowest = 1; /* instances of the level above the lowest; of the lowest */
+  for (int k = 0; k + 1 < count && rc == 0; ++k) above *= fanout[k];
+  if (rc == 0 && count == 0) rc = fail(err, len, "--network \"%s\" names no level", desc);
+  if (rc == 0 && nlisted > 0) {
+    long sum = 0;
+    for (long i = 0; i < nlisted; ++i) sum += listed[i];
+    if (nlisted % above != 0)
+      rc = fail(err, len, "--network: %ld node counts cannot be shared by %ld instances above", nlisted, above);
+    else if (sum != nodes)
+      rc = fail(err, len, "--network: the node counts add up to %ld, not %d nodes", sum, nodes);
+    fanout[count - 1] = nlisted / above;
+  }
+  for (int k = 0; k < count && rc == 0; ++k) lowest *= fanout[k];
+  if (rc == 0 && nlisted == 0 && nodes % lowest != 0)
+    rc = fail(err, len, "--network: %d nodes cannot be spread evenly over %ld instances", nodes, lowest);
+  if (rc == 0) {
+    int *low = malloc(sizeof(int) * (size_t)nodes); /* the lowest level's instance of each node */
+    for (int n = 0, i = 0, left = nlisted ? (int)listed[0] : 0; n < nodes; ++n) {
+      if (nlisted == 0) {
+        low[n] = (int)(n / (nodes / lowest));
+        continue;
+      }
+      while (left == 0) left = (int)listed[++i];
+      low[n] = i;
+      --left;
+    }
+    long instances = 1; /* of level k in the job */
+    for (int k = 0; k < count; ++k) {
+      instances *= fanout[k];
+      of_node[level[k]] = malloc(sizeof(int) * (size_t)nodes);
+      for (int n = 0; n < nodes; ++n) of_node[level[k]][n] = (int)(low[n] / (lowest / instances));
+    }
+    free(low);
+  }
+  free(listed);
+  return rc;
 }
 
 /* Simulated: every node is the synthetic machine; rank r's node and cpuset come from the command line. */
@@ -162,6 +278,14 @@ static int simulate(struct truth *t, const struct options *o, char *err, size_t 
     place(topo, set, unbound, rt);
   }
   if (rc == 0 && item != NULL) rc = fail(err, len, "--cpusets has more entries than the %d ranks", t->size);
+  int *of_node[LEVEL_MACHINE] = {NULL};
+  if (rc == 0 && o->network != NULL) rc = parse_network(o->network, o->nodes, of_node, err, len);
+  for (int r = 0; r < t->size && rc == 0; ++r)
+    for (int l = 0; l < LEVEL_MACHINE; ++l) {
+      t->rank[r].present[l] = of_node[l] != NULL;
+      t->rank[r].instance[l] = of_node[l] ? of_node[l][t->rank[r].node] : TRUTH_NONE;
+    }
+  for (int l = 0; l < LEVEL_MACHINE; ++l) free(of_node[l]);
   hwloc_bitmap_free(set);
   free(copy);
   hwloc_topology_destroy(topo);
@@ -242,7 +366,8 @@ int truth_confined(const struct truth *t, int r, int level) {
 }
 
 int truth_same_instance(const struct truth *t, int a, int b, int level) {
-  return truth_confined(t, a, level) && truth_confined(t, b, level) && t->rank[a].node == t->rank[b].node &&
+  return truth_confined(t, a, level) && truth_confined(t, b, level) &&
+         (LEVEL_NETWORK(level) || t->rank[a].node == t->rank[b].node) &&
          t->rank[a].instance[level] == t->rank[b].instance[level];
 }
 
@@ -255,7 +380,11 @@ int truth_group(const struct truth *t, int level, int r, const int *among, int n
 
 void truth_describe(const struct truth *t, int r, int level, char *buf, size_t len) {
   const struct rank_truth *rt = &t->rank[r];
-  if (!rt->present[level])
+  if (LEVEL_NETWORK(level) && !rt->present[level])
+    snprintf(buf, len, "no %s above node %d", level_name(level), rt->node);
+  else if (LEVEL_NETWORK(level))
+    snprintf(buf, len, "%s %d (node %d's)", level_name(level), rt->instance[level], rt->node);
+  else if (!rt->present[level])
     snprintf(buf, len, "no %s on node %d's machine", level_name(level), rt->node);
   else if (rt->instance[level] == TRUTH_NONE)
     snprintf(buf, len, "no single %s (%s%s on node %d)", level_name(level),

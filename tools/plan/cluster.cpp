@@ -4,7 +4,9 @@
 #include <charconv>
 #include <climits>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <sstream>
 
 #include <strings.h>
 
@@ -14,6 +16,12 @@ namespace {
 constexpr int kErrArg = 13;  // MPI_ERR_ARG
 
 constexpr std::string_view kNodes = "nodes:";
+
+// A word naming a network level, in any spelling topo::parse_network takes ("rack:2", "strata://Switch:12,6,4,2").
+bool network_word(const std::string& word) {
+  const std::optional<topo::Level> level = topo::parse_level(word.substr(0, word.rfind(':')));
+  return level && topo::network(*level);
+}
 
 }  // namespace
 
@@ -31,13 +39,27 @@ Status parse_cluster(const std::string& description, Cluster& out) {
   } else if (rest.find(kNodes) != std::string::npos) {
     return error(kErrArg, "nodes:N must come first in \"" + description + "\"");
   }
-  if (rest.find_first_not_of(' ') == std::string::npos)
-    return error(kErrArg, "\"" + description + "\" describes no node (e.g. \"nodes:4 pack:2 core:8\")");
-
+  // The network levels come first, top to bottom as everything here; the node's levels follow them.
   Cluster c;
   c.nodes = nodes;
-  c.node_description = rest.substr(rest.find_first_not_of(' '));
-  c.node_description.erase(c.node_description.find_last_not_of(' ') + 1);
+  std::istringstream words(rest);
+  for (std::string word; words >> word;) {
+    const bool network = network_word(word);
+    if (network && !c.node_description.empty())
+      return error(kErrArg, "network level \"" + word + "\" must come before the node's levels (top to bottom)");
+    std::string& to = network ? c.network_description : c.node_description;
+    to += (to.empty() ? "" : " ") + word;
+  }
+  if (c.node_description.empty())
+    return error(kErrArg, "\"" + description + "\" describes no node (e.g. \"nodes:4 pack:2 core:8\")");
+  if (!c.network_description.empty()) {
+    std::string why;
+    const auto levels = topo::parse_network(c.network_description, why);
+    std::optional<topo::Network> network;
+    if (levels) network = topo::spread_nodes(*levels, nodes, why);
+    if (!network) return error(kErrArg, "network \"" + c.network_description + "\": " + why);
+    c.network = std::move(*network);
+  }
   // hwloc wants PUs last; "core:16" alone means one PU per core, as in the papers' machines.
   const std::size_t last = c.node_description.rfind(' ') + 1;  // npos + 1 == 0: a single level
   if (strncasecmp(c.node_description.c_str() + last, "pu:", 3) != 0) c.node_description += " pu:1";
@@ -67,6 +89,7 @@ std::vector<topo::Placement> rank_placements(const Cluster& cluster, Order order
   for (int s : slot) {
     topo::Placement p = on_node0[static_cast<std::size_t>(s % cluster.cores)];
     p.node = static_cast<uint32_t>(s / cluster.cores);
+    cluster.network.place(p);  // its node's racks and switches (absent without network levels)
     out.push_back(p);
   }
   return out;

@@ -2,12 +2,14 @@
 // described cluster, fastest first. Nothing runs and nothing is sent: each rank's schedule is built as the library
 // would build it (its hierarchy from coll::make_hierarchy on what that rank knows, hierarchy.hpp) and the model
 // walks them all, each link costed by the class of the two ranks' true distance, each node's network port single.
+// With network levels in the machine (mpiexec --network's words: "nodes:8 rack:2 switch:2 ..."), links between nodes
+// are costed as same switch, same rack or other node, and the hierarchies cut by rack and switch before the node.
 //
 // The library's own choice (coll/model_choice.hpp) costs the same algorithms on one view every member shares,
 // coarser across nodes; this tool has the whole cluster at hand and uses it exactly.
 //
-//   strata-plan --machine "nodes:64 pack:2 l3:1 core:16" --op bcast --bytes 8 [--order block|shuffled]
-//               [--costs FILE] [--groups G]
+//   strata-plan --machine "nodes:64 [rack:2 switch:4] pack:2 l3:1 core:16" --op bcast --bytes 8
+//               [--order block|shuffled] [--costs FILE] [--groups G]
 //
 // The cost parameters are --costs FILE's, else a job's (STRATA_COST_FILE's, else the built-in ones). Errors in
 // the options print one line and exit 2.
@@ -28,14 +30,18 @@
 #include "coll/cost_parameters.hpp"
 #include "coll/hierarchy.hpp"
 #include "coll/model_choice.hpp"
+#include "coll/node_segment.hpp"
 
 using namespace strata;
 
 namespace {
 
 constexpr const char* kUsage =
-    "usage: strata-plan --machine \"nodes:N <hwloc synthetic node>\" --op OP --bytes N [--order block|shuffled]\n"
-    "                   [--costs FILE] [--groups G]\n"
+    "usage: strata-plan --machine \"nodes:N [network levels] <hwloc synthetic node>\" --op OP --bytes N\n"
+    "                   [--order block|shuffled] [--costs FILE] [--groups G]\n"
+    "  network levels: as mpiexec --network takes them, top to bottom, fitting the N nodes: \"rack:2 switch:2\",\n"
+    "  \"switch:12,6,4,2\" (uneven: each switch's nodes); links between nodes are then same_switch, same_rack or\n"
+    "  other_node, and the hierarchical algorithms cut by rack and switch before the node;\n"
     "  OP: bcast, reduce, allreduce, allgather, barrier, gather, scatter; N: the message (bcast, reductions: whole\n"
     "  doubles) or each rank's block (gather, scatter, allgather); one rank per core, root 0;\n"
     "  costs: --costs FILE, else STRATA_COST_FILE, else the built-in ones (format: coll/cost_parameters.hpp)";
@@ -66,7 +72,8 @@ std::size_t parse_count(const std::string& option, const std::string& value) {
   return static_cast<std::size_t>(n);
 }
 
-// G as Args::groups takes it (0: the best of those the library's model tries); more groups than ranks are clamped there.
+// G as Args::groups takes it (0: the best of those the library's model tries); more groups than ranks are clamped
+// there.
 int parse_groups(const std::string& value) {
   return static_cast<int>(std::min<std::size_t>(parse_count("--groups", value), INT_MAX));
 }
@@ -112,21 +119,25 @@ bool rooted(coll::Operation op) {
 
 bool reduction(coll::Operation op) { return op == coll::Operation::kReduce || op == coll::Operation::kAllreduce; }
 
-// One rank's arguments. The buffers are only addresses: building a schedule never touches the data.
-coll::Args args_for(const Options& o, int rank, int size) {
+// One rank's arguments. The buffers are only addresses: building a schedule never touches the data. A node's ranks
+// would share a node segment (coll/node_segment.hpp), as a communicator's members on one node do.
+coll::Args args_for(const Options& o, const plan::Cluster& cluster, int rank) {
   static std::byte send_area[8], recv_area[8];
   coll::Args a = coll::typical_call(o.op, o.bytes.value_or(0));
   a.rank = rank;
-  a.size = size;
+  a.size = cluster.ranks();
+  a.node_memory = cluster.cores >= 2 && cluster.cores <= coll::NodeSegment::kMostRanks;
+  a.shared_memory = a.node_memory && cluster.nodes == 1;
   a.groups = o.groups;
   a.sendbuf = send_area;
   a.recvbuf = recv_area;
   return a;
 }
 
-// Each rank's hierarchy as it would see the cluster: exactly on its node, by node only elsewhere. Made when a
-// schedule is built and dropped after, not cached: kept for every rank they would hold every rank's copy of all
-// placements (2048 ranks: about 200 MB), and making them is cheap (all 2048, shuffled: about 0.2 s).
+// Each rank's hierarchy as it would see the cluster: exactly on its node, elsewhere by node and its racks and
+// switches only, as a job knows them from the launcher (coll::elsewhere). Made when a schedule is built and dropped
+// after, not cached: kept for every rank they would hold every rank's copy of all placements (2048 ranks: about
+// 200 MB), and making them is cheap (all 2048, shuffled: about 0.2 s).
 class Views {
  public:
   explicit Views(const std::vector<topo::Placement>& placements) : placements_(placements) {}
@@ -136,7 +147,7 @@ class Views {
     if (!view_ || node != view_node_) {  // ranks come in order, so in block order each node's view is made once
       view_ = std::make_unique<std::vector<topo::Placement>>(placements_);
       for (topo::Placement& p : *view_)
-        if (p.node != node) p = coll::elsewhere(p.node);
+        if (p.node != node) p = coll::elsewhere(p);
       view_node_ = node;
     }
     return std::make_shared<const coll::Hierarchy>(coll::make_hierarchy(*view_, rank));
@@ -201,7 +212,7 @@ int main(int argc, char** argv) {
   std::vector<Prediction> predictions;
   for (const coll::Algorithm* algorithm : coll::algorithms_for(o.op)) {
     // Whether it applies is decided on rank 0's arguments: `applies` only reads what every rank has alike.
-    coll::Args first = args_for(o, 0, size);
+    coll::Args first = args_for(o, cluster, 0);
     if (algorithm->topology_aware) first.hierarchy = views.hierarchy(0);
     if (algorithm->applies != nullptr && !algorithm->applies(first)) {
       predictions.push_back({algorithm, 0, false});
@@ -215,7 +226,7 @@ int main(int argc, char** argv) {
     const auto begin = std::chrono::steady_clock::now();
     for (int g : groups) {
       const auto build = [&](int rank, coll::Schedule& s) {
-        coll::Args a = args_for(o, rank, size);
+        coll::Args a = args_for(o, cluster, rank);
         a.groups = g;
         if (algorithm->topology_aware) a.hierarchy = views.hierarchy(rank);
         algorithm->build(a, s);
@@ -236,8 +247,10 @@ int main(int argc, char** argv) {
 
   std::printf("# %s", coll::operation_name(o.op));
   if (o.op != coll::Operation::kBarrier) std::printf(" of %zu bytes", *o.bytes);
-  std::printf(", %d ranks: %d node(s) x %d cores of \"%s\", %s%s\n", size, cluster.nodes, cluster.cores,
-              cluster.node_description.c_str(), describe_order(o.order).c_str(), rooted(o.op) ? ", root 0" : "");
+  std::printf(", %d ranks: %d node(s)", size, cluster.nodes);
+  if (!cluster.network_description.empty()) std::printf(" under \"%s\"", cluster.network_description.c_str());
+  std::printf(" x %d cores of \"%s\", %s%s\n", cluster.cores, cluster.node_description.c_str(),
+              describe_order(o.order).c_str(), rooted(o.op) ? ", root 0" : "");
   std::printf("# costs: %s\n", costs.c_str());
   std::printf("%-22s %14s %10s %6s\n", "# algorithm", "predicted_us", "x_fastest", "groups");
   const double fastest = !predictions.empty() && predictions.front().applies ? predictions.front().seconds : 0;
