@@ -92,18 +92,18 @@ class Simulation {
       }
       case Kind::kPublish: {  // one copy into the node segment, on the writer's way out
         const double begin = std::max(e.time, s.send_free);
-        const Link& link = parameters_.link(farthest(e.rank, v.group));
-        s.send_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta / 2;
+        const Link& link = parameters_.node_memory;
+        s.send_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
         finish(e.rank, e.vertex, s.send_free);
         Block& block = blocks_[{e.rank, v.tag, v.group}];
         block.published.push_back({s.send_free, static_cast<int>(v.group.size())});
-        take_blocks(block, e.rank);
+        take_blocks(block);
         return;
       }
       case Kind::kRead: {
         Block& block = blocks_[{v.peer, v.tag, v.group}];
         block.reads.push_back(e);
-        take_blocks(block, v.peer);
+        take_blocks(block);
         return;
       }
       case Kind::kReduce: {
@@ -160,25 +160,18 @@ class Simulation {
   };
   using BlockKey = std::tuple<int, int, std::vector<int>>;  // writer, tag, readers
 
-  void take_blocks(Block& block, int writer) {
+  void take_blocks(Block& block) {
     while (!block.published.empty() && !block.reads.empty()) {
       const Event read = block.reads.front();
       block.reads.pop_front();
       State& s = state_[read.rank];
-      const Link& link = parameters_.link(link_of_(writer, read.rank));
+      const Link& link = parameters_.node_memory;
       const Vertex& v = schedules_[read.rank].vertices()[read.vertex];
       const double begin = std::max({read.time, block.published.front().first, s.recv_free});
-      s.recv_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta / 2;
+      s.recv_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
       finish(read.rank, read.vertex, s.recv_free);
       if (--block.published.front().second == 0) block.published.pop_front();
     }
-  }
-
-  // The slowest link from `writer` to one of `readers`: the one its block must cross.
-  LinkClass farthest(int writer, const std::vector<int>& readers) const {
-    LinkClass out = LinkClass::kSameCache;
-    for (int r : readers) out = std::max(out, link_of_(writer, r));
-    return out;
   }
 
   void finish(int rank, VertexId id, double time) {
@@ -231,6 +224,7 @@ CostParameters CostParameters::two_level(Link node, Link network, double gamma) 
   for (LinkClass c : {LinkClass::kSameSwitch, LinkClass::kSameRack, LinkClass::kOtherNode})
     p.links[static_cast<std::size_t>(c)] = network;
   p.gamma = gamma;
+  p.node_memory = {node.alpha, node.beta / 2};
   return p;
 }
 

@@ -3,10 +3,10 @@
 //
 // Rules: a transfer starts once the send and its matching receive are both ready and the sender's send port and
 // the receiver's receive port are free (one message in and one out at a time per rank, as in the single-port
-// model), and lasts alpha + bytes * beta of its link class (how close the two processes are). A publish into the node's
-// shared memory and each read of it are one copy where a message is two: alpha + bytes * beta / 2 each, the publish
-// on the writer's send port (with the link to its farthest reader), each read on its reader's receive port once the
-// block is written. A reduce takes bytes * gamma of its rank's processor; copies and callbacks take no time. The
+// model), and lasts alpha + bytes * beta of its link class (how close the two processes are). A publish into the
+// node's shared memory and each read of it cost node_memory's alpha + bytes * beta each (one copy, where a message
+// makes two), the publish on the writer's send port, each read on its reader's receive port once the block is
+// written. A reduce takes bytes * gamma of its rank's processor; copies and callbacks take no time. The
 // prediction is the time the last vertex finishes.
 #pragma once
 #include <array>
@@ -38,6 +38,7 @@ LinkClass link_class(int distance);
 struct CostParameters {
   std::array<Link, static_cast<std::size_t>(LinkClass::kCount)> links{};
   double gamma = 0;  // seconds per byte reduced
+  Link node_memory;  // one copy into or out of the node's shared memory (a publish, a read)
 
   const Link& link(LinkClass c) const { return links[static_cast<std::size_t>(c)]; }
   // The same link everywhere, or one inside nodes and another between them.

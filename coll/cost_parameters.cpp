@@ -17,9 +17,11 @@ constexpr int kErrOther = 16;  // MPI_ERR_OTHER: the file cannot be read
 
 constexpr auto kClasses = static_cast<std::size_t>(LinkClass::kCount);
 constexpr std::size_t kGamma = kClasses;  // the entry after the link classes
+constexpr std::size_t kNodeMemory = kGamma + 1;  // and the last
 constexpr double kMicro = 1e-6, kNano = 1e-9;
 
 const char* entry_name(std::size_t entry) {
+  if (entry == kNodeMemory) return "node_memory";
   return entry == kGamma ? "gamma" : link_class_name(static_cast<LinkClass>(entry));
 }
 
@@ -41,10 +43,10 @@ bool parse_value(const std::string& token, double& value, std::string& why) {
   return false;
 }
 
-// The network levels' lines, which older files lack (cost_parameters.hpp).
+// The network levels' and node memory's lines, which older files lack (cost_parameters.hpp).
 bool optional(std::size_t entry) {
   return entry == static_cast<std::size_t>(LinkClass::kSameSwitch) ||
-         entry == static_cast<std::size_t>(LinkClass::kSameRack);
+         entry == static_cast<std::size_t>(LinkClass::kSameRack) || entry == kNodeMemory;
 }
 
 // The figures of the defaults below, in the file's units.
@@ -74,7 +76,7 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
   std::ifstream in(path);
   if (!in) return error(kErrOther, "cannot open cost file " + path);
   CostParameters read;
-  int first_line[kGamma + 1] = {};  // where each entry was given, 0: not yet
+  int first_line[kNodeMemory + 1] = {};  // where each entry was given, 0: not yet
   int number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
@@ -82,11 +84,11 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
     if (tokens.empty()) continue;
     const std::string where = path + ":" + std::to_string(number) + ": ";
     std::size_t entry = 0;
-    while (entry <= kGamma && tokens[0] != entry_name(entry)) ++entry;
-    if (entry > kGamma)
+    while (entry <= kNodeMemory && tokens[0] != entry_name(entry)) ++entry;
+    if (entry > kNodeMemory)
       return error(kErrArg, where + "unknown entry \"" + tokens[0] +
                                 "\" (expected same_cache, same_package, same_node, same_switch, same_rack, " +
-                                "other_node or gamma)");
+                                "other_node, gamma or node_memory)");
     if (first_line[entry] != 0)
       return error(kErrArg, where + tokens[0] + " given again (first on line " + std::to_string(first_line[entry]) +
                                 ")");
@@ -105,11 +107,13 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
         return error(kErrArg, where + "\"" + tokens[v + 1] + "\" " + why);
     }
     if (entry == kGamma) read.gamma = values[0] * kNano;
+    else if (entry == kNodeMemory) read.node_memory = {values[0] * kMicro, values[1] * kNano};
     else read.links[entry] = {values[0] * kMicro, values[1] * kNano};
   }
   if (in.bad()) return error(kErrOther, "cannot read cost file " + path);
-  for (std::size_t entry = 0; entry <= kGamma; ++entry)
+  for (std::size_t entry = 0; entry <= kNodeMemory; ++entry)
     if (first_line[entry] == 0 && !optional(entry)) return error(kErrArg, path + ": no line for " + entry_name(entry));
+  if (first_line[kNodeMemory] == 0) read.node_memory = default_cost_parameters().node_memory;
   for (LinkClass c : {LinkClass::kSameSwitch, LinkClass::kSameRack})
     if (first_line[static_cast<std::size_t>(c)] == 0)
       read.links[static_cast<std::size_t>(c)] = read.link(LinkClass::kOtherNode);
@@ -126,6 +130,8 @@ std::string format_cost_parameters(const CostParameters& p) {
     out += line;
   }
   std::snprintf(line, sizeof line, "gamma %.6g\n", p.gamma / kNano);
+  out += line;
+  std::snprintf(line, sizeof line, "node_memory %.6g %.6g\n", p.node_memory.alpha / kMicro, p.node_memory.beta / kNano);
   return out + line;
 }
 
@@ -136,17 +142,29 @@ std::string format_cost_parameters(const CostParameters& p) {
 // two processes of an oversubscribed machine, about 1.7 us and 11 GB/s) and agree within the noise; other nodes are
 // the tcp provider over loopback. Gamma: MPI_Reduce_local of 1 MiB of doubles (about 45 GB/s of one vector).
 // Measure the machine you plan for: `bench/run-probe > costs.txt`, then STRATA_COST_FILE=costs.txt.
+//
+// node_memory (a publish or a read of the node's shared memory, coll/node_segment.hpp) is fitted to
+// bench/run-coll-algorithms (Release, 2026-11-22), the shared_memory bcast against the flat ones on one node: at 8
+// ranks it lost at 8 B and 1 KiB (0.91 and 1.05 us, linear 0.48 and 0.85) and won from 64 KiB (7.7 us, best flat
+// 16.1; 1 MiB 115, best flat 284); at 4 ranks it won from 1 KiB. A message's alpha above is a ping-pong's, while a
+// flat algorithm's sends leave eagerly, back to back, so that a loop of them overlaps; a node block cannot run that
+// far ahead (16 runs in flight), and an alpha of 6 us for each copy puts the model's crossover where these runs
+// put it. Its beta is half of same_node's: one copy of the two a message makes.
 const CostParameters& default_cost_parameters() {
-  static const CostParameters measured = from_file_units(
-      {
-          {1.852, 0.08902},  // same_cache    alpha_us beta_ns_per_byte
-          {1.628, 0.09273},  // same_package
-          {1.684, 0.09129},  // same_node
-          {7.424, 0.2591},   // same_switch: other_node's (loopback has no switches to measure)
-          {7.424, 0.2591},   // same_rack: likewise
-          {7.424, 0.2591},   // other_node
-      },
-      0.02223);  // gamma ns_per_byte
+  static const CostParameters measured = [] {
+    CostParameters p = from_file_units(
+        {
+            {1.852, 0.08902},  // same_cache    alpha_us beta_ns_per_byte
+            {1.628, 0.09273},  // same_package
+            {1.684, 0.09129},  // same_node
+            {7.424, 0.2591},   // same_switch: other_node's (loopback has no switches to measure)
+            {7.424, 0.2591},   // same_rack: likewise
+            {7.424, 0.2591},   // other_node
+        },
+        0.02223);  // gamma ns_per_byte
+    p.node_memory = {6.0 * kMicro, 0.0456 * kNano};
+    return p;
+  }();
   return measured;
 }
 

@@ -9,11 +9,12 @@
 //   same_rack    alpha_us beta_ns_per_byte   (optional: other nodes in the same rack)
 //   other_node   alpha_us beta_ns_per_byte
 //   gamma        ns_per_byte
+//   node_memory  alpha_us beta_ns_per_byte   (optional: one copy into or out of the node's shared memory)
 //
 // Every line must be there once, with finite non-negative numbers; a file that says less is refused rather than
-// completed with guesses. The exceptions are the network levels' lines (topo/levels.hpp: Rack, Switch), added after
-// files were written without them: a missing same_switch or same_rack takes other_node's figures, which is what
-// every link between nodes cost before the model told them apart. The job's parameters are read once:
+// completed with guesses. The exceptions are the lines added after files were written without them: a missing
+// same_switch or same_rack (topo/levels.hpp: Rack, Switch) takes other_node's figures, which is what every link
+// between nodes cost before the model told them apart, and a missing node_memory the built-in one. The job's parameters are read once:
 // STRATA_COST_FILE if set, else the defaults measured on the development machine (cost_parameters.cpp says how).
 #pragma once
 #include <ostream>

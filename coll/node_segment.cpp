@@ -45,7 +45,7 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   const int k = static_cast<int>(node_members.size());
   if (k < 2 || k > kMostRanks) return nullptr;
   const std::string name = name_for(job, context, node_members);
-  const std::size_t bytes = kHeaderBytes + static_cast<std::size_t>(kSlots) * k * 2 * kAreaStride;
+  const std::size_t bytes = kHeaderBytes + static_cast<std::size_t>(kSlots) * k * kAreasPerWriter * kAreaStride;
   // Whoever comes first creates it; the same size from everyone makes the others' ftruncate a no-op. The pages stay
   // unreserved: only the areas a run touches take memory.
   const int fd = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
@@ -73,8 +73,9 @@ NodeSegment::~NodeSegment() {
   if (base_ != nullptr) munmap(base_, bytes_);
 }
 
-NodeSegment::Area& NodeSegment::area(int slot, int writer, int parity) {
-  const std::size_t index = (static_cast<std::size_t>(slot) * members_ + writer) * 2 + parity;
+NodeSegment::Area& NodeSegment::area(int slot, int writer, int tag) {
+  const std::size_t index = (static_cast<std::size_t>(slot) * members_ + writer) * kAreasPerWriter +
+                            static_cast<std::size_t>(tag % kAreasPerWriter);
   return *reinterpret_cast<Area*>(static_cast<char*>(base_) + kHeaderBytes + index * kAreaStride);
 }
 

@@ -8,8 +8,8 @@
 // collective context and its node members' world ranks: a later communicator can only take the same name with the
 // same members, who must all have made this communicator's first collective call before they can make it.
 //
-// Areas. Each writer owns two areas per slot (tags alternate between them, so a pipelined writer fills one while
-// its readers empty the other). A slot belongs to one run at a time: blocking and nonblocking collectives take the
+// Areas. Each writer owns four areas per slot (tags take them in turn, so a pipelined writer fills the next ones
+// while its readers empty the previous). A slot belongs to one run at a time: blocking and nonblocking collectives take the
 // rotating slots in turn (their starts follow the same order everywhere, so a run only waits for older ones), and a
 // persistent collective keeps a slot of its own, since its starts may come in any order across ranks. An area holds
 // one block at a time: a writer publishes once every reader of the previous block has taken it. A block is named by
@@ -28,7 +28,8 @@ namespace strata::coll {
 
 class NodeSegment {
  public:
-  static constexpr int kRotatingSlots = 4;
+  static constexpr int kRotatingSlots = 16;
+  static constexpr int kAreasPerWriter = 4;  // per slot: tag t uses area t % 4
   static constexpr int kPersistentSlots = 16;  // persistent collectives after these use messages only
   static constexpr int kMostRanks = 64;        // a node's readers are a 64-bit mask
   static constexpr std::size_t kAreaBytes = std::size_t{128} << 10;
@@ -52,8 +53,8 @@ class NodeSegment {
   NodeSegment(const NodeSegment&) = delete;
   NodeSegment& operator=(const NodeSegment&) = delete;
 
-  // The area of the writer with node-local index `writer` in `slot`, for tag parity `parity`.
-  Area& area(int slot, int writer, int parity);
+  // The area of the writer with node-local index `writer` in `slot` for tag `tag`.
+  Area& area(int slot, int writer, int tag);
   int members() const { return members_; }
 
  private:

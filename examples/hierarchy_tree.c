@@ -57,7 +57,7 @@ static void print_level(const int *members, int n, int d, const char *indent) {
     if (m > 1 && conduit >= 0) printf("  (conduit %d)", conduit);
     printf("\n");
     char deeper[256];
-    snprintf(deeper, sizeof deeper, "%s%s", indent, last ? "    " : "|   ");
+    snprintf(deeper, sizeof deeper, "%.240s%s", indent, last ? "    " : "|   "); /* 60 levels deep at most */
     print_level(child, m, d + 1, deeper);
   }
   free(child);

@@ -231,7 +231,7 @@ void bcast_bytes(const Args& a, Schedule& s) {
 
 // The root writes the buffer into its node area, chunk by chunk, and every other rank reads each chunk from there:
 // one copy in and one copy out per reader, where a message costs two (into the shared ring, out of it). Chunk j
-// goes to area j % 2, so the root writes a chunk while the readers take the previous one.
+// goes to area j % 4, so the root writes ahead while the readers take the earlier chunks.
 void shared_memory_on(const Args& a, Schedule& s, const Data& all, VertexId start) {
   std::vector<int> readers;
   for (int r = 0; r < a.size; ++r)

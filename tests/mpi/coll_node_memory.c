@@ -3,13 +3,13 @@
  *  - MPIX_Comm_get_coll_info and MPIX_Request_get_algorithm name it;
  *  - blocking bcasts from every root, of 0 bytes up to three node areas and an odd size, give everyone the root's
  *    bytes, with MPI_INT and with a strided vector type at the root against contiguous ints elsewhere;
- *  - 10 Ibcasts outstanding at once (more runs than the rotating slots) complete, waited for in reverse order;
+ *  - 20 Ibcasts outstanding at once (more runs than the 16 rotating slots), waited for in reverse order;
  *  - 20 persistent bcasts (16 with slots of their own, 4 past them, which use messages) are each started 3 times
  *    by one MPI_Startall in an order that depends on the rank, with new data at every start;
  *  - once every member has made a collective call, no strata_<job>_coll segment is left in /dev/shm. */
 #include "win_util.h"
 
-enum { AREA = 128 * 1024, NIBCAST = 10, NPERSISTENT = 20, STARTS = 3 };
+enum { AREA = 128 * 1024, NIBCAST = 20, NPERSISTENT = 20, STARTS = 3 };
 
 static int expected(int seed, int root, long i) {
   return (int)(test_mix64(((uint64_t)seed << 40) ^ ((uint64_t)root << 32) ^ (uint64_t)i) & 0x7fffffff);

@@ -37,6 +37,20 @@ void expect_same(const CostParameters& a, const CostParameters& b) {
     EXPECT_NEAR(a.links[c].beta, b.links[c].beta, 1e-6 * a.links[c].beta) << c;
   }
   EXPECT_NEAR(a.gamma, b.gamma, 1e-6 * a.gamma);
+  EXPECT_NEAR(a.node_memory.alpha, b.node_memory.alpha, 1e-6 * a.node_memory.alpha);
+  EXPECT_NEAR(a.node_memory.beta, b.node_memory.beta, 1e-6 * a.node_memory.beta);
+}
+
+// node_memory came after files were written: without it a file takes the built-in figures, with it its own.
+TEST(CostParameters, NodeMemoryIsOptional) {
+  const std::string rest = "same_cache 1 1\nsame_package 1 1\nsame_node 1 1\nother_node 1 1\ngamma 1\n";
+  CostParameters p;
+  ASSERT_TRUE(read_cost_parameters(write_file("no_node_memory", rest), p).ok());
+  EXPECT_EQ(p.node_memory.alpha, default_cost_parameters().node_memory.alpha);
+  EXPECT_EQ(p.node_memory.beta, default_cost_parameters().node_memory.beta);
+  ASSERT_TRUE(read_cost_parameters(write_file("node_memory", rest + "node_memory 3 0.5\n"), p).ok());
+  EXPECT_NEAR(p.node_memory.alpha, 3e-6, 1e-15);
+  EXPECT_NEAR(p.node_memory.beta, 0.5e-9, 1e-18);
 }
 
 TEST(CostParameters, ReadsEveryEntryInItsUnits) {
@@ -57,6 +71,7 @@ TEST(CostParameters, RoundTrip) {
   p.links = {Link{0.4321e-6, 0.0677e-9}, Link{1.5e-6, 0.122e-9}, Link{2e-6, 1e-10}, Link{3.5e-6, 0.15e-9},
              Link{5.25e-6, 0.2e-9},     Link{7.219e-6, 0.2393e-9}};
   p.gamma = 0.024e-9;
+  p.node_memory = {4.5e-6, 0.05e-9};
   const std::string text = format_cost_parameters(p);
   CostParameters back;
   const Status s = read_cost_parameters(write_file("round_trip", text), back);
@@ -92,7 +107,7 @@ TEST(CostParameters, RefusesWhatItCannotUse) {
   const Bad cases[] = {
       {"unknown", "same_cache 1 1\nsame_pod 2 2\n" + rest, kErrArg,
        ":2: unknown entry \"same_pod\" (expected same_cache, same_package, same_node, same_switch, same_rack, "
-       "other_node or gamma)"},
+       "other_node, gamma or node_memory)"},
       {"switch_few", "same_cache 1 1\nsame_switch 2\n" + rest, kErrArg,
        ":2: same_switch needs 2 value(s) (alpha_us beta_ns_per_byte), got 1"},
       {"rack_twice", "same_rack 1 1\nsame_cache 1 1\n" + rest + "same_rack 2 2\n", kErrArg,

@@ -320,7 +320,7 @@ TEST(RootedBarrier, NobodyLeavesBeforeTheLastArrives) {
   for (const Algorithm* algorithm : algorithms_for(Operation::kBarrier)) {
     const bool topology = algorithm->topology_aware;
     for (int p = 1; p <= 17; ++p)
-      for (const sim::Layout& layout : topology ? sim::layouts(p) : std::vector<sim::Layout>{{"", {}, {}}})
+      for (const sim::Layout& layout : topology ? sim::layouts(p) : std::vector<sim::Layout>{sim::Layout{}})
         for (int late = 0; late < p; ++late) {
           const std::string what = std::string(algorithm->name) + ", p " + std::to_string(p) + " " + layout.name +
                                    ", late rank " + std::to_string(late);

@@ -147,7 +147,8 @@ int network_messages(Operation op, const sim::Layout& layout, std::size_t bytes)
 // Ranks alternating between two nodes: a binomial tree in rank order would cross the network with half of its
 // messages; the choice crosses it once, as the paper's hierarchical and distance-aware trees do.
 TEST(SelectionByModel, ScatteredRanksCrossTheNetworkOnce) {
-  sim::Layout alternating{"2 nodes, alternating", {}, {}};
+  sim::Layout alternating;
+  alternating.name = "2 nodes, alternating";
   for (int r = 0; r < 8; ++r) {
     alternating.node.push_back(r % 2);
     alternating.core.push_back(r / 2);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "coll/node_segment.hpp"
 #include "datatype/pack.hpp"
 
 namespace strata::coll::sim {
@@ -54,7 +55,7 @@ void SimPort::read(int id, int writer, std::span<const int> readers, int tag, vo
 
 bool SimPort::publish_done(int id) {
   Pending& p = pending_[id];
-  SimNetwork::Area& area = net_.areas[{rank_, p.tag & 1}];
+  SimNetwork::Area& area = net_.areas[{rank_, p.tag % NodeSegment::kAreasPerWriter}];
   if (!area.waiting.empty()) return false;
   area.bytes.resize(datatype::wire_bytes(*p.type, p.count));
   datatype::pack(p.from, p.count, *p.type, area.bytes.data());
@@ -66,7 +67,7 @@ bool SimPort::publish_done(int id) {
 
 bool SimPort::read_done(int id, int& error, std::string& message) {
   Pending& p = pending_[id];
-  SimNetwork::Area& area = net_.areas[{p.peer, p.tag & 1}];
+  SimNetwork::Area& area = net_.areas[{p.peer, p.tag % NodeSegment::kAreasPerWriter}];
   auto me = std::find(area.waiting.begin(), area.waiting.end(), rank_);
   if (area.tag != p.tag || area.readers != p.readers || me == area.waiting.end()) return false;
   area.waiting.erase(me);

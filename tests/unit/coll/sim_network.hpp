@@ -1,8 +1,8 @@
 // N simulated ranks in one process, for testing collective algorithms without processes: every rank's schedule runs
 // on a SimPort into one shared network. Sends are eager (packed when posted); a receive matches the oldest message
 // from its peer with its tag, as MPI's non-overtaking rule requires. A publish is a block every one of its readers
-// takes once, as from the node segment: it waits while the writer's previous block for that area (tag parity) is
-// not taken by all its readers, and a read takes only the block of its writer, tag and readers.
+// takes once, as from the node segment: it waits while the writer's previous block in its area (by tag, as
+// NodeSegment::area) is not taken by all its readers, and a read takes only the block of its writer, tag and readers.
 #pragma once
 #include <deque>
 #include <span>
@@ -59,7 +59,7 @@ class SimNetwork {
   int size() const { return static_cast<int>(ports_.size()); }
   // Messages posted and not yet received, per (source, destination, tag).
   std::map<std::tuple<int, int, int>, std::deque<std::vector<char>>> mailbox;
-  // The node areas: per (writer, tag parity), the block there, its tag and readers, and who has not taken it yet.
+  // The node areas: per (writer, tag % NodeSegment::kAreasPerWriter), the block there, its tag and readers, and who has not taken it yet.
   struct Area {
     std::vector<char> bytes;
     int tag = -1;
