@@ -38,7 +38,7 @@ class NodeSegment {
     std::atomic<uint64_t> use{0};          // the block there (0: none yet); set last, with release
     std::atomic<uint32_t> acks{0};         // readers that took it
     uint32_t readers = 0;                  // how many must take it
-    uint64_t mask = 0;                     // which (node-local indexes)
+    std::atomic<uint64_t> mask{0};         // which (node-local indexes); read by any reader polling the area
     uint64_t bytes = 0;                    // packed size
     char* payload() { return reinterpret_cast<char*>(this) + sizeof(Area); }
     bool free() const { return acks.load(std::memory_order_acquire) == readers; }

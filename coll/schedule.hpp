@@ -12,7 +12,8 @@
 // Publish and read move data through the node's shared memory (node_segment.hpp) instead of messages: a publish is
 // one copy into the writer's area, read by each of its readers with one copy out, so a node-level bcast to k ranks
 // is one write and k reads rather than k messages of two copies each. Both name the same readers (the group) and
-// tag; a writer's publishes to one group with one tag must not be in flight together.
+// tag; a writer publishes to one group with one tag at most once per run (a reader could not tell two such blocks
+// apart).
 #pragma once
 #include <cstddef>
 #include <cstdint>

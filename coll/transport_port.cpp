@@ -90,9 +90,10 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
   }
   datatype::pack(s.from, s.count, *s.type, a.payload());
   a.bytes = bytes;
-  a.mask = s.mask;
   a.readers = static_cast<uint32_t>(s.readers);
   a.acks.store(0, std::memory_order_relaxed);
+  // Mask and use each release what came before: a reader that sees both of its own has the block.
+  a.mask.store(s.mask, std::memory_order_release);
   a.use.store(s.use, std::memory_order_release);
   return true;
 }
@@ -100,7 +101,9 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
 // Once the writer's block for this run, tag and readers is there: it comes out, and the reader says so.
 bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
   NodeSegment::Area& a = *s.area;
-  if (a.use.load(std::memory_order_acquire) != s.use || a.mask != s.mask) return false;
+  // Another group's block may carry the same run and tag (a writer leading two levels): the mask tells them apart.
+  if (a.use.load(std::memory_order_acquire) != s.use || a.mask.load(std::memory_order_acquire) != s.mask)
+    return false;
   const std::size_t capacity = datatype::wire_bytes(*s.type, s.count);
   if (a.bytes > capacity) {
     error = kErrTruncate;
