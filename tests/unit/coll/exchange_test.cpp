@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -449,6 +450,8 @@ Access access(const Vertex& v) {
   switch (v.kind) {
     case Kind::kSend: return {{footprint(v.a)}, {}};
     case Kind::kRecv: return {{}, {footprint(v.a)}};
+    case Kind::kPublish: return {{footprint(v.a)}, {}};
+    case Kind::kRead: return {{}, {footprint(v.a)}};
     case Kind::kCopy: return {{footprint(v.a)}, {footprint(v.b)}};
     case Kind::kReduce: return {{footprint(v.a), footprint(v.b)}, {footprint(v.b)}};
     default: return {};
@@ -463,7 +466,8 @@ bool any_overlap(const std::vector<Footprint>& xs, const std::vector<Footprint>&
 }
 
 std::string kind_name(Kind k) {
-  static const char* const kNames[] = {"send", "recv", "reduce", "copy", "callback", "nop"};
+  static const char* const kNames[] = {"send", "recv", "publish", "read", "reduce", "copy", "callback", "nop"};
+  static_assert(std::size(kNames) == static_cast<std::size_t>(Kind::kNop) + 1);
   return kNames[static_cast<int>(k)];
 }
 
