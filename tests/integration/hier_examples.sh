@@ -14,16 +14,6 @@ for example in "${examples[@]}"; do
     "$STRATA_SOURCE/examples/hier_common.c" -o "$example"
 done
 
-# expect FILE REGEX...: each extended regular expression matches exactly one line of FILE.
-expect() {
-  local file=$1 pattern count
-  shift
-  for pattern in "$@"; do
-    count=$(grep -Ec -- "$pattern" "$file" || true)
-    ((count == 1)) || fail "$count lines of $file match '$pattern', expected 1"
-  done
-}
-
 # expect_rows FILE N REGEX: exactly N lines of FILE match (the rows of a timing table).
 expect_rows() {
   local count
@@ -50,23 +40,23 @@ for launch in "${launches[@]}"; do
   tag=$ranks-$nodes${network:+-${network//[ :]/-}}
   for example in "${examples[@]}"; do
     run_to "$example-$tag.txt" "$mpiexec" "${options[@]}" "./$example"
-    expect "$example-$tag.txt" "^$example: PASSED$"
+    expect_once "$example-$tag.txt" "^$example: PASSED$"
     ! grep -q FAILED "$example-$tag.txt" || fail "a check failed in $example-$tag.txt"
   done
 
-  expect "hier_bcast_reduce-$tag.txt" \
+  expect_once "hier_bcast_reduce-$tag.txt" \
     "^hier_bcast_reduce: $ranks rank\(s\) on $nodes node\(s\), hierarchy \(rank 0's branch\): $levels$" \
     "^hier_bcast_reduce: bcast: every rank got the root's data in both forms for 5 sizes$" \
     "^hier_bcast_reduce: reduce: hierarchical = native = direct MPI_INT sum for 5 sizes$"
   expect_rows "hier_bcast_reduce-$tag.txt" 10 "^ +(bcast|reduce) +[0-9]+ +[0-9]+ +$number +$number +$number$"
 
-  expect "hier_summa-$tag.txt" "^hier_summa: n=128 on a [0-9]+x[0-9]+ grid, $ranks rank\(s\) on $nodes node\(s\)" \
+  expect_once "hier_summa-$tag.txt" "^hier_summa: n=128 on a [0-9]+x[0-9]+ grid, $ranks rank\(s\) on $nodes node\(s\)" \
     "^hier_summa: hierarchy of grid row 0: $row_levels;" \
     '^hier_summa: hierarchical vs flat: bitwise equal \(checksum -2594926\)$' \
     '^hier_summa: direct product on rank 0: equal to both$'
   expect_rows "hier_summa-$tag.txt" 2 "^ +(flat|hierarchical) +$number +$number +$number$"
 
-  expect "hier_vector-$tag.txt" \
+  expect_once "hier_vector-$tag.txt" \
     "^hier_vector: $ranks rank\(s\) on $nodes node\(s\), hierarchy \(rank 0's branch\): $levels$" \
     '^hier_vector: hierarchy by hand: congruent with the hardware one at every level$' \
     '^hier_vector: hardware hierarchy: bitwise equal to the direct computation for 4 sizes$' \

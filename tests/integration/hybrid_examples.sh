@@ -11,16 +11,6 @@ for example in summa poisson bpmf_reduction; do
     "$STRATA_SOURCE/examples/hybrid.c" -o "$example"
 done
 
-# expect FILE REGEX...: each extended regular expression matches exactly one line of FILE.
-expect() {
-  local file=$1 pattern count
-  shift
-  for pattern in "$@"; do
-    count=$(grep -Ec -- "$pattern" "$file" || true)
-    ((count == 1)) || fail "$count lines of $file match '$pattern', expected 1"
-  done
-}
-
 timing='^ *(hybrid|pure) +[0-9.]+ us +[0-9.]+ KiB$'
 launches=("1 1" "4 1" "4 2" "4 2 node")
 for launch in "${launches[@]}"; do
@@ -32,20 +22,20 @@ for launch in "${launches[@]}"; do
 
   # n = 64 on every grid (1x1, 2x2), so the checksum is the same in every launch.
   run_to "summa-$tag.txt" "$mpiexec" "${options[@]}" ./summa 64 2
-  expect "summa-$tag.txt" "^summa: n=64 on a [12]x[12] grid, $nodes node\(s\)" \
+  expect_once "summa-$tag.txt" "^summa: n=64 on a [12]x[12] grid, $nodes node\(s\)" \
     '^summa hybrid: checksum -324800, equals the serial product$' \
     '^summa pure: +checksum -324800, equals the serial product$' '^summa hybrid vs pure: bitwise equal$'
   [[ $(grep -Ec "$timing" "summa-$tag.txt") == 2 ]] || fail "no timing table in summa-$tag.txt"
 
   run_to "poisson-$tag.txt" "$mpiexec" "${options[@]}" ./poisson 32 60
-  expect "poisson-$tag.txt" "^poisson: 32x32 grid, 60 iterations, $ranks rank\(s\) on $nodes node\(s\)$" \
+  expect_once "poisson-$tag.txt" "^poisson: 32x32 grid, 60 iterations, $ranks rank\(s\) on $nodes node\(s\)$" \
     '^poisson hybrid: last change [0-9.e+-]+, residual [0-9.e+-]+, equal to the serial run$' \
     '^poisson pure: +last change [0-9.e+-]+, residual [0-9.e+-]+, equal to the serial run$' \
     '^poisson hybrid vs pure: bitwise equal grids$'
   [[ $(grep -Ec "$timing" "poisson-$tag.txt") == 2 ]] || fail "no timing table in poisson-$tag.txt"
 
   run_to "bpmf-$tag.txt" "$mpiexec" "${options[@]}" ./bpmf_reduction 1000 8 4
-  expect "bpmf-$tag.txt" \
+  expect_once "bpmf-$tag.txt" \
     "^bpmf_reduction: 1000 items, K=8 \(72 doubles reduced\), 4 iterations, $ranks rank\(s\) on $nodes node\(s\)$" \
     '^bpmf hybrid: mean variance [0-9.]+, matches the serial sums' \
     '^bpmf pure: +mean variance [0-9.]+, matches the serial sums' '^bpmf hybrid vs pure: within tolerance'

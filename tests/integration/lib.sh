@@ -31,6 +31,16 @@ run_to() {
   ((status == 0)) || fail "exit status $status from: $*"
 }
 
+# expect_once FILE REGEX...: each extended regular expression matches exactly one line of FILE.
+expect_once() {
+  local file=$1 pattern count
+  shift
+  for pattern in "$@"; do
+    count=$(grep -Ec -- "$pattern" "$file" || true)
+    ((count == 1)) || fail "$count lines of $file match '$pattern', expected 1"
+  done
+}
+
 # expect_hello FILE N: each rank 0..N-1 greets exactly once, with size N, and no other greeting appears.
 # A launcher prefix before the text ("[1] Hello ...") is allowed.
 expect_hello() {
