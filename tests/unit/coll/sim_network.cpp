@@ -20,37 +20,35 @@ void SimPort::send(int id, int peer, int tag, const void* buf, std::size_t count
   pending_[id].tag = tag;
 }
 
-void SimPort::recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& type) {
+SimPort::Pending& SimPort::post(int id, Pending::Kind kind, int peer, int tag, std::size_t count,
+                                const datatype::TypeRef& type) {
   Pending& p = pending_[id] = Pending{};
-  p.receiving = true;
+  p.kind = kind;
   p.peer = peer;
   p.tag = tag;
-  p.buf = buf;
   p.count = count;
   p.type = type;
+  return p;
+}
+
+void SimPort::recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& type) {
+  Pending& p = post(id, Pending::Kind::kMessage, peer, tag, count, type);
+  p.receiving = true;
+  p.buf = buf;
 }
 
 void SimPort::publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
                       const datatype::TypeRef& type) {
-  Pending& p = pending_[id] = Pending{};
-  p.kind = Pending::Kind::kPublish;
+  Pending& p = post(id, Pending::Kind::kPublish, rank_, tag, count, type);
   p.readers.assign(readers.begin(), readers.end());
   p.from = buf;
-  p.tag = tag;
-  p.count = count;
-  p.type = type;
 }
 
 void SimPort::read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
                    const datatype::TypeRef& type) {
-  Pending& p = pending_[id] = Pending{};
-  p.kind = Pending::Kind::kRead;
+  Pending& p = post(id, Pending::Kind::kRead, writer, tag, count, type);
   p.readers.assign(readers.begin(), readers.end());
-  p.peer = writer;
-  p.tag = tag;
   p.buf = buf;
-  p.count = count;
-  p.type = type;
 }
 
 bool SimPort::publish_done(int id) {

@@ -34,8 +34,6 @@ class SimPort : public Port {
   bool done(int id, int& error, std::string& message) override;
 
  private:
-  bool publish_done(int id);
-  bool read_done(int id, int& error, std::string& message);
   struct Pending {
     enum class Kind { kMessage, kPublish, kRead } kind = Kind::kMessage;
     std::vector<int> readers;  // publish, read
@@ -47,6 +45,10 @@ class SimPort : public Port {
     std::size_t count = 0;
     datatype::TypeRef type;
   };
+  // A fresh record for vertex `id`.
+  Pending& post(int id, Pending::Kind kind, int peer, int tag, std::size_t count, const datatype::TypeRef& type);
+  bool publish_done(int id);
+  bool read_done(int id, int& error, std::string& message);
   SimNetwork& net_;
   int rank_;
   std::vector<Pending> pending_;
