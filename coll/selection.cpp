@@ -44,6 +44,12 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //   alltoall   8 B - 64 KiB: linear everywhere (2 ranks: 0.30 - 4.7 = pairwise; 4: 4.4 - 31; 8: 15 - 202)
 //              1 MiB:  pairwise 132 = linear 135    linear 1497, pairwise 1576    pairwise 7077, linear 8952
 //   barrier (an earlier run): recursive_doubling 0.24 / 5.2 (dissemination 0.24 / 10), linear 14 (dissemination 17)
+// With the node's shared memory (Args::shared_memory; a later run, 2026-11-22, 2 / 4 / 8 ranks):
+//   reduce     shared_memory 8 B 0.10 / 0.52 / 0.92, 1 KiB 0.15 / 0.54 / 1.19, 64 KiB 3.0 / 8.6 / 20.2, where
+//              binomial takes 0.10 / 0.47 / 1.44, 0.14 / 0.74 / 1.74, 3.4 / 23.8 / 47.7; at 2 ranks linear leads
+//              (2.75 at 64 KiB, 100 at 1 MiB against binomial's 124: no copy of the root's input first)
+//   allreduce  shared_memory 8 B 2.38 / 9.6, 1 KiB 2.70 / 9.9 at 4 / 8 ranks (recursive_doubling 2.46 / 15.7,
+//              2.79 / 16.9); 64 KiB 20.5 / 88 (reduce_bcast 20.5 / 52)
 // Linear algorithms win small and medium cases here because, with more ranks than cores, fewer steps mean fewer
 // waits for the scheduler; they cost O(p) at one rank, so they are chosen only up to the 8 ranks measured, and
 // logarithmic or bandwidth-optimal algorithms (by their costs in algorithms/*.cpp) serve larger communicators.
@@ -106,9 +112,12 @@ constexpr Rule kRules[] = {
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
+    {Operation::kReduce, kAny, 2, 2, "linear"},
+    {Operation::kReduce, 131072, 3, kMany, "shared_memory"},
     {Operation::kReduce, kAny, 1, 8, "binomial"},
     {Operation::kReduce, 8192, 9, kMany, "binomial"},
     {Operation::kReduce, kAny, 9, kMany, "reduce_scatter_gather"},
+    {Operation::kAllreduce, 8192, 4, kMany, "shared_memory"},
     {Operation::kAllreduce, 8192, 1, kMany, "recursive_doubling"},
     {Operation::kAllreduce, 262144, 2, 2, "ring"},
     {Operation::kAllreduce, 262144, 2, 8, "reduce_bcast"},  // at 2 ranks: for the operators a ring refuses

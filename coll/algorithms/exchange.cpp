@@ -9,6 +9,8 @@
 //   alltoall(v,w) linear              all at once                  (p-1) alpha + (p-1) n beta, in one burst
 //                 pairwise            p-1 steps, one partner each  (p-1) (alpha + n beta)
 //   alltoall      bruck               ceil(log2 p) steps           ceil(log2 p) (alpha + p/2 n beta); copies p n log2 p
+//   allgather,    shared_memory       one write, p-1 reads         of n (allgather) or of all p n (alltoall) each: a
+//   alltoall                                                       node's small blocks (Args::shared_memory)
 //
 // Tags: linear and pairwise send at most one message per direction between two ranks (tag 0). The ring tags each
 // message with its step, since the left neighbour may be several steps ahead; recursive doubling and Bruck meet a
@@ -19,11 +21,22 @@
 #include <vector>
 
 #include "coll/algorithms.hpp"
+#include "coll/node_segment.hpp"
+#include "datatype/pack.hpp"
+#include "datatype/predefined.hpp"
 
 namespace strata::coll {
 namespace {
 
 bool power_of_two(int p) { return p > 0 && (p & (p - 1)) == 0; }
+
+// Every rank but `writer`: who reads a block that `writer` leaves in its node area for all.
+std::vector<int> all_but(int writer, int p) {
+  std::vector<int> out;
+  for (int j = 0; j < p; ++j)
+    if (j != writer) out.push_back(j);
+  return out;
+}
 
 // ---- Who talks to whom: pure functions of (rank, p, step). ----
 
@@ -114,6 +127,17 @@ void gather_ring(const Args& a, const Gathered& g, Schedule& s) {
     s.send(out, right, step, {received});
     received = s.recv(g.block[ring_block(r, p, step + 1)], left, step);
   }
+}
+
+// Through the node's shared memory: each rank leaves its block once for all, and reads every other block straight
+// into place. One round of writes and one of reads, where linear posts p-1 messages each way.
+void build_allgather_shared_memory(const Args& a, Schedule& s) {
+  const Gathered g = allgather_blocks(a);
+  if (g.mine.count == 0 || g.mine.type->size == 0) return;
+  place_own_block(a, g, s);
+  s.publish(g.mine, all_but(a.rank, a.size), 0);
+  for (int j = 0; j < a.size; ++j)
+    if (j != a.rank) s.read(g.block[j], j, all_but(j, a.size), 0);
 }
 
 void build_allgather_linear(const Args& a, Schedule& s) { gather_linear(a, allgather_blocks(a), s); }
@@ -241,6 +265,28 @@ void exchange_pairwise(const Args& a, const Exchange& x, Schedule& s) {
   }
 }
 
+// Through the node's shared memory, for small blocks: each rank leaves all p of its outgoing blocks once for all,
+// and reads each other rank's whole set, keeping its own block of it. One round of writes and one of reads, where
+// linear posts p-1 messages each way; but each read carries p blocks for one.
+void build_alltoall_shared_memory(const Args& a, Schedule& s) {
+  const int p = a.size, r = a.rank;
+  const Data all_in = whole_recvbuf(a);
+  if (a.recvcount == 0 || a.recvtype->size == 0) return;
+  const Data source = a.in_place ? all_in : Data{a.send_buf(), p * a.sendcount, a.sendtype};
+  const VertexId published = s.publish(source, all_but(r, p), 0);
+  if (!a.in_place)
+    s.copy(elements(source, r * a.sendcount, a.sendcount), elements(all_in, r * a.recvcount, a.recvcount));
+  // Each writer's set arrives packed; in place, recvbuf is only written once this rank's own set has gone out.
+  const std::size_t block = datatype::wire_bytes(*a.recvtype, a.recvcount);
+  const Data sets = s.temp(static_cast<std::size_t>(p) * block * (p - 1), datatype::predefined(datatype::kByte));
+  for (int j = 0, k = 0; j < p; ++j) {
+    if (j == r) continue;
+    const Data set = elements(sets, static_cast<std::size_t>(k++) * p * block, p * block);
+    const VertexId got = s.read(set, j, all_but(j, p), 0);
+    s.copy(elements(set, r * block, block), elements(all_in, j * a.recvcount, a.recvcount), {got, published});
+  }
+}
+
 void build_alltoall_linear(const Args& a, Schedule& s) { exchange_linear(a, alltoall_blocks(a, s), s); }
 void build_alltoall_pairwise(const Args& a, Schedule& s) { exchange_pairwise(a, alltoall_blocks(a, s), s); }
 void build_alltoallv_linear(const Args& a, Schedule& s) { exchange_linear(a, alltoallv_blocks(a, s), s); }
@@ -307,6 +353,14 @@ void build_alltoall_bruck(const Args& a, Schedule& s) {
 
 bool applies_power_of_two(const Args& a) { return power_of_two(a.size); }
 
+// The node's readers fit its 64-bit masks, and what one rank writes fits an area.
+bool node_memory_fits(const Args& a, std::size_t blocks) {
+  return a.shared_memory && a.size <= NodeSegment::kMostRanks && a.recvtype &&
+         blocks * datatype::wire_bytes(*a.recvtype, a.recvcount) <= NodeSegment::kAreaBytes;
+}
+bool allgather_node_memory_fits(const Args& a) { return node_memory_fits(a, 1); }
+bool alltoall_node_memory_fits(const Args& a) { return node_memory_fits(a, static_cast<std::size_t>(a.size)); }
+
 }  // namespace
 
 std::span<const Algorithm> exchange_algorithms() {
@@ -315,11 +369,13 @@ std::span<const Algorithm> exchange_algorithms() {
       {Operation::kAllgather, "ring", build_allgather_ring, nullptr},
       {Operation::kAllgather, "recursive_doubling", build_allgather_recursive_doubling, applies_power_of_two},
       {Operation::kAllgather, "bruck", build_allgather_bruck, nullptr},
+      {Operation::kAllgather, "shared_memory", build_allgather_shared_memory, allgather_node_memory_fits},
       {Operation::kAllgatherv, "linear", build_allgatherv_linear, nullptr},
       {Operation::kAllgatherv, "ring", build_allgatherv_ring, nullptr},
       {Operation::kAlltoall, "linear", build_alltoall_linear, nullptr},
       {Operation::kAlltoall, "pairwise", build_alltoall_pairwise, nullptr},
       {Operation::kAlltoall, "bruck", build_alltoall_bruck, nullptr},
+      {Operation::kAlltoall, "shared_memory", build_alltoall_shared_memory, alltoall_node_memory_fits},
       {Operation::kAlltoallv, "linear", build_alltoallv_linear, nullptr},
       {Operation::kAlltoallv, "pairwise", build_alltoallv_pairwise, nullptr},
       {Operation::kAlltoallw, "linear", build_alltoallw_linear, nullptr},

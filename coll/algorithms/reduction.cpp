@@ -13,10 +13,12 @@
 //   reduce     linear                 (p-1)(a + nb + ng) at the root
 //              binomial               lg (a + nb + ng), and a + nb more if the op does not commute and root != 0
 //              reduce_scatter_gather  2 lg a + 2fn b + fn g + fold                  (Rabenseifner)
+//              shared_memory          one write of n at each rank, then p-1 reads of n and (p-1) n g at the root
 //   allreduce  reduce_bcast           lg (2a + 2nb + ng)
 //              recursive_doubling     lg (a + nb + ng) + fold
 //              ring                   2(p-1) a + 2fn b + fn g                       commutative only
 //              rabenseifner           2 lg a + 2fn b + fn g + fold
+//              shared_memory          one write of n, then p-1 reads of n and (p-1) n g at every rank (Args::shared_memory)
 //              segmented_ring         the ring on C chunks of about p x segment_bytes, up to 4 at a time:
 //                                     2(p-1) C a + 2fn b + fn g, one chunk's reductions overlapping others' transfers
 //   reduce_scatter(_block)
@@ -40,6 +42,8 @@
 #include <vector>
 
 #include "coll/algorithms.hpp"
+#include "coll/node_segment.hpp"
+#include "datatype/pack.hpp"
 
 namespace strata::coll {
 namespace {
@@ -85,6 +89,12 @@ struct Ctx {
   }
   VertexId copy(const Data& from, const Data& to, std::initializer_list<VertexId> after) const {
     return s.copy(from, to, after);
+  }
+  VertexId publish(const Data& what, const std::vector<int>& readers, std::initializer_list<VertexId> after) const {
+    return s.publish(what, readers, 0, std::span<const VertexId>(after.begin(), after.size()));
+  }
+  VertexId read(const Data& where, int writer, const std::vector<int>& readers) const {
+    return s.read(where, writer, readers, 0);
   }
   VertexId join(const std::vector<VertexId>& ids) const { return s.join(ids); }
   // `to` = `from`, unless they are the same buffer (in place): then kNoVertex.
@@ -401,6 +411,46 @@ void reduce_reduce_scatter_gather(const Args& a, Schedule& s) {
   if (r == a.root) c.recv(acc, holder, kTagDown, {ready});
 }
 
+// Through the node's shared memory: every rank leaves its input once in its node area for the ranks that reduce (the
+// root, or all of them), and each of those reads the p-1 others side by side and folds them from the top as
+// reduce_linear does (any operator). One round of writes and one of reads, where a tree takes log2 p rounds of
+// messages, each waiting for the scheduler to run the partner when ranks outnumber cores: a small vector's choice.
+void node_memory_reduce(const Ctx& c, int root) {
+  const std::size_t n = c.a.recvcount;
+  const int r = c.rank(), p = c.size();
+  if (n == 0) return;
+  auto readers_of = [&](int writer) {  // who reads `writer`'s input
+    std::vector<int> out;
+    for (int q = 0; q < p; ++q)
+      if (q != writer && (root < 0 || q == root)) out.push_back(q);
+    return out;
+  };
+  if (root >= 0 && r != root) {
+    c.publish(c.input(n), readers_of(r), {});
+    return;
+  }
+  // In place, recvbuf is the input that the others read through the area and the fold overwrites: keep it aside.
+  const Data out = c.output(n);
+  Data own = c.input(n);
+  VertexId kept = kNoVertex;
+  if (c.a.in_place && p > 1) {
+    own = c.temp(n);
+    kept = c.copy(c.input(n), own, {});
+  }
+  if (root < 0 && p > 1) c.publish(own, readers_of(r), {kept});
+  const Data others = c.temp(n * static_cast<std::size_t>(p - 1));
+  std::vector<VertexId> got(static_cast<std::size_t>(p), kept);
+  auto input_of = [&](int q) {
+    return q == r ? own : elements(others, n * static_cast<std::size_t>(q < r ? q : q - 1), n);
+  };
+  for (int q = 0; q < p; ++q)
+    if (q != r) got[q] = c.read(input_of(q), q, readers_of(q));
+  VertexId acc = same(input_of(p - 1), out) ? kNoVertex : c.copy(input_of(p - 1), out, {got[p - 1]});
+  for (int q = p - 2; q >= 0; --q) acc = c.reduce(input_of(q), out, {acc, got[q]});
+}
+
+void reduce_shared_memory(const Args& a, Schedule& s) { node_memory_reduce(Ctx(a, s), a.root); }
+
 // ---- Allreduce ----------------------------------------------------------------------------------------------------
 
 // Rank-ordered binomial reduce to rank 0, then binomial broadcast.
@@ -503,6 +553,8 @@ void allreduce_rabenseifner(const Args& a, Schedule& s) {
     return halving_allgather(c, f, b, out, v, recursive_halving(c, f, b, out, v, ready));
   });
 }
+
+void allreduce_shared_memory(const Args& a, Schedule& s) { node_memory_reduce(Ctx(a, s), -1); }
 
 // ---- Reduce_scatter and Reduce_scatter_block ----------------------------------------------------------------------
 
@@ -647,15 +699,24 @@ void exscan_recursive_doubling(const Args& a, Schedule& s) { prefix_recursive_do
 
 bool commutative(const Args& a) { return a.op->commutative; }
 
+// The node's readers fit its 64-bit masks, and one rank's vector fits an area.
+bool node_memory_fits(const Args& a) {
+  const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
+  return a.shared_memory && a.size <= NodeSegment::kMostRanks && type &&
+         datatype::wire_bytes(*type, a.recvcount) <= NodeSegment::kAreaBytes;
+}
+
 constexpr Algorithm kAlgorithms[] = {
     {Operation::kReduce, "linear", reduce_linear, nullptr},
     {Operation::kReduce, "binomial", reduce_binomial, nullptr},
     {Operation::kReduce, "reduce_scatter_gather", reduce_reduce_scatter_gather, nullptr},
+    {Operation::kReduce, "shared_memory", reduce_shared_memory, node_memory_fits},
     {Operation::kAllreduce, "reduce_bcast", allreduce_reduce_bcast, nullptr},
     {Operation::kAllreduce, "recursive_doubling", allreduce_recursive_doubling, nullptr},
     {Operation::kAllreduce, "ring", allreduce_ring, commutative},
     {Operation::kAllreduce, "rabenseifner", allreduce_rabenseifner, nullptr},
     {Operation::kAllreduce, "segmented_ring", allreduce_segmented_ring, commutative},
+    {Operation::kAllreduce, "shared_memory", allreduce_shared_memory, node_memory_fits},
     {Operation::kReduceScatterBlock, "ring", reduce_scatter_ring<block_layout>, commutative},
     {Operation::kReduceScatterBlock, "pairwise", reduce_scatter_pairwise<block_layout>, commutative},
     {Operation::kReduceScatterBlock, "reduce_scatterv", reduce_scatter_reduce_scatterv<block_layout>, nullptr},

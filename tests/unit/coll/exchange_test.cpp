@@ -515,6 +515,8 @@ const Algorithm& algorithm(Operation op, const char* name) {
 bool claims(const Algorithm& alg, int p) {
   Args probe;
   probe.size = p;
+  probe.node_memory = probe.shared_memory = true;  // the simulated ranks share a node
+  probe.recvtype = int_type().type;
   return alg.applies == nullptr || alg.applies(probe);
 }
 
@@ -549,6 +551,7 @@ TEST(ExchangeAllgather, Linear) { sweep(Operation::kAllgather, "linear"); }
 TEST(ExchangeAllgather, Ring) { sweep(Operation::kAllgather, "ring"); }
 TEST(ExchangeAllgather, RecursiveDoubling) { sweep(Operation::kAllgather, "recursive_doubling"); }
 TEST(ExchangeAllgather, Bruck) { sweep(Operation::kAllgather, "bruck"); }
+TEST(ExchangeAllgather, SharedMemory) { sweep(Operation::kAllgather, "shared_memory"); }
 // The topology-aware ones, on each simulated layout they apply to (the distance-aware ring: one node only); every
 // one of them must take the layouts on one node.
 void sweep_layouts(const Algorithm& alg) {
@@ -586,6 +589,7 @@ TEST(ExchangeAllgatherv, Ring) { sweep(Operation::kAllgatherv, "ring"); }
 TEST(ExchangeAlltoall, Linear) { sweep(Operation::kAlltoall, "linear"); }
 TEST(ExchangeAlltoall, Pairwise) { sweep(Operation::kAlltoall, "pairwise"); }
 TEST(ExchangeAlltoall, Bruck) { sweep(Operation::kAlltoall, "bruck"); }
+TEST(ExchangeAlltoall, SharedMemory) { sweep(Operation::kAlltoall, "shared_memory"); }
 TEST(ExchangeAlltoallv, Linear) { sweep(Operation::kAlltoallv, "linear"); }
 TEST(ExchangeAlltoallv, Pairwise) { sweep(Operation::kAlltoallv, "pairwise"); }
 TEST(ExchangeAlltoallw, Linear) { sweep(Operation::kAlltoallw, "linear"); }
@@ -618,7 +622,9 @@ TEST(ExchangeSchedules, MessagesPerRank) {
     for (int p = 1; p <= 17; ++p) {
       if (!claims(alg, p)) continue;
       const std::string name = alg.name;
-      const int expected = name == "bruck" || name == "recursive_doubling" ? ceil_log2(p) : p - 1;
+      const int expected = name == "bruck" || name == "recursive_doubling" ? ceil_log2(p)
+                           : name == "shared_memory"                      ? 0  // one publish instead
+                                                                          : p - 1;
       Scenario sc = make_scenario(alg.operation, p, 2, {&int_type(), &int_type()}, false);
       for (int r = 0; r < p; ++r) {
         Schedule s;
@@ -682,8 +688,8 @@ TEST(ExchangeRegistry, ListsTheFamily) {
     names.push_back(std::string(operation_name(a.operation)) + ":" + a.name);
   EXPECT_EQ(names, (std::vector<std::string>{
                        "allgather:linear", "allgather:ring", "allgather:recursive_doubling", "allgather:bruck",
-                       "allgatherv:linear", "allgatherv:ring", "alltoall:linear", "alltoall:pairwise",
-                       "alltoall:bruck", "alltoallv:linear", "alltoallv:pairwise", "alltoallw:linear",
+                       "allgather:shared_memory", "allgatherv:linear", "allgatherv:ring", "alltoall:linear",
+                       "alltoall:pairwise", "alltoall:bruck", "alltoall:shared_memory", "alltoallv:linear", "alltoallv:pairwise", "alltoallw:linear",
                        "alltoallw:pairwise"}));
   // recursive_doubling claims exactly the powers of two.
   const Algorithm& doubling = algorithm(Operation::kAllgather, "recursive_doubling");

@@ -141,7 +141,8 @@ const std::vector<Case>& cases() {
 // last reader of its buffer has trial. Here a receive is filled the moment both it and its message exist (as RDMA
 // into a posted buffer would); a send completes only on the sweep after it was received (as a rendezvous would) and
 // must still hold then what it held when posted; receives match messages in the order they were posted (MPI's
-// non-overtaking rule).
+// non-overtaking rule). A publish is a send to each of its readers, done once all have read it; a read is a receive
+// (sim::SimNetwork checks the node areas' own rules).
 class StrictNetwork {
  public:
   explicit StrictNetwork(int ranks);
@@ -159,6 +160,7 @@ class StrictNetwork {
     datatype::TypeRef type;
     Bytes posted;  // a send's bytes when posted
     std::string what;
+    int unreceived = 0;  // a send's or publish's receivers still to take it
   };
   struct Key {
     int src, dst, tag;
@@ -172,17 +174,19 @@ class StrictNetwork {
     StrictPort(StrictNetwork& net, int rank) : net_(net), rank_(rank) {}
     void prepare(int vertices, int) override { net_.transfers_[rank_].assign(vertices, Transfer{}); }
     void send(int id, int peer, int tag, const void* buf, std::size_t count, const datatype::TypeRef& t) override {
-      net_.post(true, {rank_, peer, tag}, {rank_, id}, const_cast<void*>(buf), count, t);
+      net_.post(1, {rank_, peer, tag}, {rank_, id}, const_cast<void*>(buf), count, t);
     }
     void recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& t) override {
-      net_.post(false, {peer, rank_, tag}, {rank_, id}, buf, count, t);
+      net_.post(0, {peer, rank_, tag}, {rank_, id}, buf, count, t);
     }
-    // The reductions move data by messages only.
-    void publish(int, std::span<const int>, int, const void*, std::size_t, const datatype::TypeRef&) override {
-      ADD_FAILURE() << "a reduction published into node memory";
+    void publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
+                 const datatype::TypeRef& t) override {
+      const int n = static_cast<int>(readers.size());
+      for (int r : readers) net_.post(n, {rank_, r, kNodeTag + tag}, {rank_, id}, const_cast<void*>(buf), count, t);
     }
-    void read(int, int, std::span<const int>, int, void*, std::size_t, const datatype::TypeRef&) override {
-      ADD_FAILURE() << "a reduction read from node memory";
+    void read(int id, int writer, std::span<const int>, int tag, void* buf, std::size_t count,
+              const datatype::TypeRef& t) override {
+      net_.post(0, {writer, rank_, kNodeTag + tag}, {rank_, id}, buf, count, t);
     }
     bool done(int id, int&, std::string&) override { return net_.transfers_[rank_][id].complete; }
 
@@ -191,7 +195,9 @@ class StrictNetwork {
     int rank_;
   };
 
-  void post(bool sending, Key key, Ref ref, void* buf, std::size_t count, const datatype::TypeRef& type);
+  static constexpr int kNodeTag = 1 << 20;  // publish and read keys, apart from messages
+  // `receivers` 0: a receive; else a send (1) or publish taken by that many.
+  void post(int receivers, Key key, Ref ref, void* buf, std::size_t count, const datatype::TypeRef& type);
   void match(Ref send, Ref recv, const Key& key);
 
   std::vector<std::unique_ptr<StrictPort>> ports_;
@@ -204,10 +210,11 @@ StrictNetwork::StrictNetwork(int ranks) : transfers_(ranks) {
   for (int r = 0; r < ranks; ++r) ports_.push_back(std::make_unique<StrictPort>(*this, r));
 }
 
-void StrictNetwork::post(bool sending, Key key, Ref ref, void* buf, std::size_t count, const datatype::TypeRef& type) {
+void StrictNetwork::post(int receivers, Key key, Ref ref, void* buf, std::size_t count, const datatype::TypeRef& type) {
+  const bool sending = receivers > 0;
   Transfer& t = transfers_[ref.rank][ref.id];
-  t = Transfer{false, buf, count, type, {}, {}};
-  if (sending) {
+  if (t.unreceived == 0) t = Transfer{false, buf, count, type, {}, {}, receivers};  // else a publish's next reader
+  if (sending && t.posted.empty()) {
     t.posted.resize(datatype::wire_bytes(*type, count));
     datatype::pack(buf, count, *type, t.posted.data());
   }
@@ -232,7 +239,7 @@ void StrictNetwork::match(Ref send, Ref recv, const Key& key) {
   datatype::unpack(s.posted.data(), std::min(s.posted.size(), datatype::wire_bytes(*r.type, r.count)), r.count,
                    *r.type, r.buf);
   r.complete = true;
-  received_.push_back(send);
+  if (--s.unreceived == 0) received_.push_back(send);
   ++moves;
 }
 
@@ -295,13 +302,14 @@ struct Trial {
   int root;
   bool in_place;
   const sim::Layout* layout = nullptr;  // the hierarchical algorithms: where the ranks run
+  bool node_memory = false;             // whether the ranks share the node's memory (Args::shared_memory)
 };
 
 std::string describe(const Trial& trial) {
   std::ostringstream out;
   out << operation_name(trial.algo.operation) << " " << trial.algo.name << ", " << trial.k.name << ", p=" << trial.p
       << ", count=" << trial.count << ", root=" << trial.root << (trial.in_place ? ", in place" : "")
-      << (trial.layout ? ", " + trial.layout->name : "");
+      << (trial.layout ? ", " + trial.layout->name : "") << (trial.node_memory ? ", node memory" : "");
   return out.str();
 }
 
@@ -344,6 +352,7 @@ World set_up(const Trial& trial) {
     a.op = &trial.k.op;
     a.type_handle = trial.k.handle;
     a.segment_bytes = 16;  // segmented_ring: many chunks even at 300 elements, more than its window of 4
+    a.node_memory = a.shared_memory = trial.node_memory;
     if (trial.layout) a.hierarchy = sim::hierarchy(*trial.layout, r);
   }
   return w;
@@ -410,6 +419,8 @@ bool applies(const Algorithm& algo, const Case& k) {
   Args a;
   a.op = &k.op;
   a.hierarchy = std::make_shared<const Hierarchy>();  // the sweep gives the topology-aware algorithms one
+  a.node_memory = a.shared_memory = true;              // and the shared-memory ones the node's memory
+  a.sendtype = a.recvtype = k.type;
   return algo.applies == nullptr || algo.applies(a);
 }
 
@@ -428,6 +439,13 @@ std::vector<sim::Layout> layouts_for(const Algorithm& algo, int p) {
   return {sim::Layout{}};
 }
 
+// With and without the node's shared memory for the topology-aware algorithms (their levels inside a node may
+// choose it); always for those made of it.
+std::vector<bool> node_memory_for(const Algorithm& algo) {
+  if (algo.topology_aware) return {false, true};
+  return {std::string_view(algo.name) == "shared_memory"};
+}
+
 // ---- The sweep ----------------------------------------------------------------------------------------------------
 
 class ReductionSweep : public testing::TestWithParam<const Algorithm*> {};
@@ -443,15 +461,17 @@ TEST_P(ReductionSweep, MatchesTheRankOrderedReference) {
       roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
       const std::vector<sim::Layout> layouts = layouts_for(algo, p);
       for (const sim::Layout& layout : layouts)
-        for (std::size_t count : {0, 1, 7, 300})
-          for (int root : roots)
-            for (bool in_place : {false, true}) {
-              const Trial trial{algo, k, p, count, root, in_place, layout.node.empty() ? nullptr : &layout};
-              const std::string failure = check(trial);
-              if (failure.empty()) continue;
-              ADD_FAILURE() << describe(trial) << ": " << failure;
-              if (++failures == 5) return;
-            }
+        for (bool node_memory : node_memory_for(algo))
+          for (std::size_t count : {0, 1, 7, 300})
+            for (int root : roots)
+              for (bool in_place : {false, true}) {
+                const sim::Layout* where = layout.node.empty() ? nullptr : &layout;
+                const Trial trial{algo, k, p, count, root, in_place, where, node_memory};
+                const std::string failure = check(trial);
+                if (failure.empty()) continue;
+                ADD_FAILURE() << describe(trial) << ": " << failure;
+                if (++failures == 5) return;
+              }
     }
   }
 }
@@ -478,7 +498,8 @@ TEST(ReductionPersistent, SchedulesRunTwice) {
     if (!applies(*algo, k)) continue;
     for (int p : {5, 8}) {
       const std::vector<sim::Layout> layouts = layouts_for(*algo, p);
-      const Trial trial{*algo, k, p, 7, p - 1, false, layouts.back().node.empty() ? nullptr : &layouts.back()};
+      const Trial trial{*algo, k, p, 7, p - 1, false, layouts.back().node.empty() ? nullptr : &layouts.back(),
+                        node_memory_for(*algo).back()};
       World w = set_up(trial);
       std::vector<Schedule> schedules(p);
       std::vector<std::unique_ptr<Execution>> runs;
@@ -527,9 +548,11 @@ TEST(ReductionRegistry, RingsAndPairwiseRefuseNonCommutativeOperators) {
 }
 
 TEST(ReductionRegistry, NamesPerOperation) {
-  EXPECT_EQ(algorithm_names(Operation::kReduce), "linear, binomial, reduce_scatter_gather, hierarchical, grouped");
+  EXPECT_EQ(algorithm_names(Operation::kReduce),
+            "linear, binomial, reduce_scatter_gather, shared_memory, hierarchical, grouped");
   EXPECT_EQ(algorithm_names(Operation::kAllreduce),
-            "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, hierarchical, grouped");
+            "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, shared_memory, hierarchical, "
+            "grouped");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatter), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatterBlock), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kScan), "linear, recursive_doubling");
