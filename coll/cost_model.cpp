@@ -168,7 +168,9 @@ class Simulation {
       const Link& link = parameters_.node_memory;
       const Vertex& v = schedules_[read.rank].vertices()[read.vertex];
       const double begin = std::max({read.time, block.published.front().first, s.recv_free});
-      s.recv_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
+      // A reducing read (v.op) also reduces what it takes.
+      const double gamma = v.op != nullptr ? parameters_.gamma : 0.0;
+      s.recv_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * (link.beta + gamma);
       finish(read.rank, read.vertex, s.recv_free);
       if (--block.published.front().second == 0) block.published.pop_front();
     }

@@ -6,8 +6,8 @@
 // model), and lasts alpha + bytes * beta of its link class (how close the two processes are). A publish into the
 // node's shared memory and each read of it cost node_memory's alpha + bytes * beta each (one copy, where a message
 // makes two), the publish on the writer's send port, each read on its reader's receive port once the block is
-// written. A reduce takes bytes * gamma of its rank's processor; copies and callbacks take no time. The
-// prediction is the time the last vertex finishes.
+// written (a reducing read adds bytes * gamma). A reduce takes bytes * gamma of its rank's processor; copies and
+// callbacks take no time. The prediction is the time the last vertex finishes.
 #pragma once
 #include <array>
 #include <functional>

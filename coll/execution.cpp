@@ -57,7 +57,7 @@ void Execution::ready(int id) {
       in_flight_.push_back(id);
       break;
     case Kind::kRead:
-      port_.read(id, v.peer, v.group, v.tag, address(v.a.buf), v.a.count, v.a.type);
+      port_.read(id, v.peer, v.group, v.tag, address(v.a.buf), v.a.count, v.a.type, v.op, v.type_handle);
       in_flight_.push_back(id);
       break;
     default:

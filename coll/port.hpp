@@ -7,6 +7,7 @@
 #include <string>
 
 #include "datatype/datatype.hpp"
+#include "datatype/op.hpp"
 
 namespace strata::coll {
 
@@ -19,11 +20,12 @@ class Port {
   virtual void send(int id, int peer, int tag, const void* buf, std::size_t count, const datatype::TypeRef& type) = 0;
   virtual void recv(int id, int peer, int tag, void* buf, std::size_t count, const datatype::TypeRef& type) = 0;
   // Copies `count` elements of `type` at `buf` into this rank's area of the node's shared memory for `readers`, or
-  // out of `writer`'s (schedule.hpp).
+  // out of `writer`'s (schedule.hpp); with `op`, a read combines the block into `buf` instead (buf = block op buf,
+  // `type_handle` the handle a user function receives).
   virtual void publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
                        const datatype::TypeRef& type) = 0;
   virtual void read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
-                    const datatype::TypeRef& type) = 0;
+                    const datatype::TypeRef& type, const datatype::Op* op, int type_handle) = 0;
   // Whether vertex `id`'s transfer has completed; a failed one (a truncated receive: counts that do not match
   // across ranks) fills `error` (an MPI error class) and `message`.
   virtual bool done(int id, int& error, std::string& message) = 0;

@@ -59,6 +59,14 @@ VertexId Schedule::read(const Data& where, int writer, std::vector<int> readers,
   return add(std::move(v), after);
 }
 
+VertexId Schedule::read_reduce(const Data& inout, int writer, std::vector<int> readers, int tag,
+                               const datatype::Op* op, int type_handle, std::span<const VertexId> after) {
+  const VertexId id = read(inout, writer, std::move(readers), tag, after);
+  vertices_[id].op = op;
+  vertices_[id].type_handle = type_handle;
+  return id;
+}
+
 VertexId Schedule::reduce(const Data& in, const Data& inout, const datatype::Op* op, int type_handle,
                           std::span<const VertexId> after) {
   Vertex v;

@@ -63,7 +63,7 @@ struct Vertex {
   int peer = -1;                     // send/recv: rank in the communicator; read: the writer's
   int tag = 0;                       // transfers: offset in the run's tag block
   std::vector<int> group;            // publish/read: the readers, ranks in the communicator
-  const datatype::Op* op = nullptr;  // reduce
+  const datatype::Op* op = nullptr;  // reduce; read: combine the block into `a` (a = block op a) instead of copying
   int type_handle = 0;               // reduce: the MPI handle a user function receives
   std::function<Status()> callback;  // callback: a failure stops the run with its error
   int deps = 0;                      // vertices that must complete first
@@ -79,6 +79,10 @@ class Schedule {
   // must be on this node (Args::shared_memory).
   VertexId publish(const Data& what, std::vector<int> readers, int tag, std::span<const VertexId> after = {});
   VertexId read(const Data& where, int writer, std::vector<int> readers, int tag, std::span<const VertexId> after = {});
+  // A read that reduces the block into `inout` (inout = block op inout) straight from the node's memory, sparing the
+  // copy out; `inout` must be contiguous (the block is its packed bytes).
+  VertexId read_reduce(const Data& inout, int writer, std::vector<int> readers, int tag, const datatype::Op* op,
+                       int type_handle, std::span<const VertexId> after = {});
   VertexId reduce(const Data& in, const Data& inout, const datatype::Op* op, int type_handle,
                   std::span<const VertexId> after = {});
   VertexId copy(const Data& from, const Data& to, std::span<const VertexId> after = {});

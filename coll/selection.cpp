@@ -45,11 +45,15 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              1 MiB:  pairwise 132 = linear 135    linear 1497, pairwise 1576    pairwise 7077, linear 8952
 //   barrier (an earlier run): recursive_doubling 0.24 / 5.2 (dissemination 0.24 / 10), linear 14 (dissemination 17)
 // With the node's shared memory (Args::shared_memory; a later run, 2026-11-22, 2 / 4 / 8 ranks):
-//   reduce     shared_memory 8 B 0.10 / 0.52 / 0.92, 1 KiB 0.15 / 0.54 / 1.19, 64 KiB 3.0 / 8.6 / 20.2, where
-//              binomial takes 0.10 / 0.47 / 1.44, 0.14 / 0.74 / 1.74, 3.4 / 23.8 / 47.7; at 2 ranks linear leads
-//              (2.75 at 64 KiB, 100 at 1 MiB against binomial's 124: no copy of the root's input first)
+//   reduce     shared_memory (reducing straight from the writers' areas) 8 B 0.09 / 0.41 / 0.86, 64 KiB 2.15 / 7.2 /
+//              15.3, 1 MiB 57 / 145 / 398, where binomial takes 0.10 / 0.38 / 1.13, 3.3 / 23.6 / 82, 113 / 273 / 871;
+//              without node memory, linear leads at 2 ranks (2.7 at 64 KiB, 93 at 1 MiB: no copy of the root's
+//              input first)
 //   allreduce  shared_memory 8 B 2.38 / 9.6, 1 KiB 2.70 / 9.9 at 4 / 8 ranks (recursive_doubling 2.46 / 15.7,
 //              2.79 / 16.9); 64 KiB 20.5 / 88 (reduce_bcast 20.5 / 52)
+//   allgather  shared_memory 64 KiB 20.7 / 67.7 at 4 / 8 ranks (linear 24.7 / 116, ring 30.4 / 107); 1 KiB 3.8 /
+//              10.2 (linear 3.6 / 12.7); 8 B 4.0 / 11.5 (linear 2.9 / 9.7)
+//   alltoall   shared_memory (each read carries all p blocks) ties linear at 8 B and loses at 1 KiB: not chosen
 // Linear algorithms win small and medium cases here because, with more ranks than cores, fewer steps mean fewer
 // waits for the scheduler; they cost O(p) at one rank, so they are chosen only up to the 8 ranks measured, and
 // logarithmic or bandwidth-optimal algorithms (by their costs in algorithms/*.cpp) serve larger communicators.
@@ -103,6 +107,7 @@ constexpr Rule kRules[] = {
     {Operation::kAllgather, 8192, 2, 2, "ring"},
     {Operation::kAllgather, 8192, 3, 8, "linear"},
     {Operation::kAllgather, 8192, 9, kMany, "bruck"},
+    {Operation::kAllgather, 131072, 3, kMany, "shared_memory"},
     {Operation::kAllgather, 262144, 1, kMany, "ring"},
     {Operation::kAllgather, kAny, 3, 8, "linear"},
     {Operation::kAllgather, kAny, 1, kMany, "ring"},
@@ -112,8 +117,8 @@ constexpr Rule kRules[] = {
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
+    {Operation::kReduce, kAny, 2, kMany, "shared_memory"},
     {Operation::kReduce, kAny, 2, 2, "linear"},
-    {Operation::kReduce, 131072, 3, kMany, "shared_memory"},
     {Operation::kReduce, kAny, 1, 8, "binomial"},
     {Operation::kReduce, 8192, 9, kMany, "binomial"},
     {Operation::kReduce, kAny, 9, kMany, "reduce_scatter_gather"},
@@ -290,9 +295,12 @@ Choice by_model(Operation op, const Args& args) {
   const ModelKey key{args.hierarchy.get(), op, message_bytes(op, args), args.root, args.op, args.groups};
   if (auto it = known.find(key); it != known.end() && !it->second.hierarchy.expired()) return it->second.choice;
   if (known.size() > 4096) known.clear();
-  // MPI_IN_PLACE is the root's alone in a reduce: costing must not depend on who costs.
+  // Costing must not depend on who costs, or ranks would choose differently: MPI_IN_PLACE is the root's alone in a
+  // reduce, and a rank alone on its node has no node memory where the other nodes' ranks have theirs (the levels
+  // inside a node use it as its own ranks find it).
   Args shared = args;
   if (op == Operation::kReduce) shared.in_place = false;
+  shared.node_memory = true;
   Choice c;
   c.candidates = rank_by_model(shared, candidates(op, shared), shared_view(*args.hierarchy), job_cost_parameters());
   if (c.candidates.empty()) return c;  // nothing applies: the caller falls back to the table

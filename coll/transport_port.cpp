@@ -73,9 +73,12 @@ void TransportPort::publish(int id, std::span<const int> readers, int tag, const
 }
 
 void TransportPort::read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
-                         const datatype::TypeRef& type) {
+                         const datatype::TypeRef& type, const datatype::Op* op, int type_handle) {
   post(Shared::Kind::kRead, id, writer, readers, tag, count, type);
-  shared_[id].to = buf;
+  Shared& s = shared_[id];
+  s.to = buf;
+  s.op = op;
+  s.type_handle = type_handle;
 }
 
 // Once every reader has taken the area's previous block: the block goes in, its description, and last its use.
@@ -110,7 +113,15 @@ bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
     message = "a collective's block of " + std::to_string(a.bytes) + " bytes is larger than the " +
               std::to_string(capacity) + " this rank expects: counts, datatypes or roots differ between the ranks";
   }
-  datatype::unpack(a.payload(), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
+  if (s.op == nullptr) {
+    datatype::unpack(a.payload(), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
+  } else if (a.bytes == capacity) {  // a contiguous layout's packed bytes are its elements from true_lb on
+    datatype::reduce(*s.op, a.payload() - s.type->true_lb, s.to, s.count, *s.type, s.type_handle);
+  } else if (error == 0) {
+    error = kErrTruncate;
+    message = "a collective's block of " + std::to_string(a.bytes) + " bytes is smaller than the " +
+              std::to_string(capacity) + " this rank reduces: counts, datatypes or roots differ between the ranks";
+  }
   a.acks.fetch_add(1, std::memory_order_acq_rel);
   return true;
 }

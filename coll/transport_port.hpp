@@ -35,7 +35,7 @@ class TransportPort : public Port {
   void publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
                const datatype::TypeRef& type) override;
   void read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
-            const datatype::TypeRef& type) override;
+            const datatype::TypeRef& type, const datatype::Op* op, int type_handle) override;
   bool done(int id, int& error, std::string& message) override;
 
  private:
@@ -48,6 +48,8 @@ class TransportPort : public Port {
     int readers = 0;
     const void* from = nullptr;  // publish
     void* to = nullptr;          // read
+    const datatype::Op* op = nullptr;  // read: combine instead of copy
+    int type_handle = 0;
     std::size_t count = 0;
     datatype::TypeRef type;
     bool complete = false;

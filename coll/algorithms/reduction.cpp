@@ -13,14 +13,15 @@
 //   reduce     linear                 (p-1)(a + nb + ng) at the root
 //              binomial               lg (a + nb + ng), and a + nb more if the op does not commute and root != 0
 //              reduce_scatter_gather  2 lg a + 2fn b + fn g + fold                  (Rabenseifner)
-//              shared_memory          one write of n at each rank, then p-1 reads of n and (p-1) n g at the root
+//              shared_memory          one write of n at each rank, then p-1 reads of n and (p-1) n g at the root,
+//                                     by chunks of an area, in the node's shared memory (Args::shared_memory)
 //   allreduce  reduce_bcast           lg (2a + 2nb + ng)
 //              recursive_doubling     lg (a + nb + ng) + fold
 //              ring                   2(p-1) a + 2fn b + fn g                       commutative only
 //              rabenseifner           2 lg a + 2fn b + fn g + fold
-//              shared_memory          one write of n, then p-1 reads of n and (p-1) n g at every rank (Args::shared_memory)
 //              segmented_ring         the ring on C chunks of about p x segment_bytes, up to 4 at a time:
 //                                     2(p-1) C a + 2fn b + fn g, one chunk's reductions overlapping others' transfers
+//              shared_memory          one write of n, then p-1 reads of n and (p-1) n g at every rank
 //   reduce_scatter(_block)
 //              ring                   (p-1) a + fN (b + g)                          commutative only
 //              pairwise               (p-1) a + fN (b + g)                          commutative only
@@ -90,11 +91,18 @@ struct Ctx {
   VertexId copy(const Data& from, const Data& to, std::initializer_list<VertexId> after) const {
     return s.copy(from, to, after);
   }
-  VertexId publish(const Data& what, const std::vector<int>& readers, std::initializer_list<VertexId> after) const {
-    return s.publish(what, readers, 0, std::span<const VertexId>(after.begin(), after.size()));
+  VertexId publish(const Data& what, const std::vector<int>& readers, int tag,
+                   std::initializer_list<VertexId> after) const {
+    return s.publish(what, readers, tag, std::span<const VertexId>(after.begin(), after.size()));
   }
-  VertexId read(const Data& where, int writer, const std::vector<int>& readers) const {
-    return s.read(where, writer, readers, 0);
+  VertexId read(const Data& where, int writer, const std::vector<int>& readers, int tag,
+                std::initializer_list<VertexId> after) const {
+    return s.read(where, writer, readers, tag, std::span<const VertexId>(after.begin(), after.size()));
+  }
+  VertexId read_reduce(const Data& inout, int writer, const std::vector<int>& readers, int tag,
+                       std::initializer_list<VertexId> after) const {
+    return s.read_reduce(inout, writer, readers, tag, a.op, a.type_handle,
+                         std::span<const VertexId>(after.begin(), after.size()));
   }
   VertexId join(const std::vector<VertexId>& ids) const { return s.join(ids); }
   // `to` = `from`, unless they are the same buffer (in place): then kNoVertex.
@@ -412,11 +420,18 @@ void reduce_reduce_scatter_gather(const Args& a, Schedule& s) {
 }
 
 // Through the node's shared memory: every rank leaves its input once in its node area for the ranks that reduce (the
-// root, or all of them), and each of those reads the p-1 others side by side and folds them from the top as
-// reduce_linear does (any operator). One round of writes and one of reads, where a tree takes log2 p rounds of
-// messages, each waiting for the scheduler to run the partner when ranks outnumber cores: a small vector's choice.
+// root, or all of them), chunk by chunk, and each of those folds the others' chunks from the top as reduce_linear
+// does (any operator): x(p-1)'s copied out, then each lower one reduced straight from the area when the layout is
+// contiguous (sparing the copy out), else read into scratch first. One round of writes and one of reads, where a
+// tree takes log2 p rounds of messages, each waiting for the scheduler when ranks outnumber cores; and on a long
+// vector the writers copy in beside the reducer's work, so it only reduces.
+std::size_t node_chunk(const Args& a, const datatype::Datatype& type) {
+  if (type.size == 0) return std::max<std::size_t>(1, a.recvcount);
+  return std::max<std::size_t>(1, NodeSegment::kAreaBytes / type.size);
+}
+
 void node_memory_reduce(const Ctx& c, int root) {
-  const std::size_t n = c.a.recvcount;
+  const std::size_t n = c.a.recvcount, chunk = node_chunk(c.a, *c.type);
   const int r = c.rank(), p = c.size();
   if (n == 0) return;
   auto readers_of = [&](int writer) {  // who reads `writer`'s input
@@ -426,7 +441,8 @@ void node_memory_reduce(const Ctx& c, int root) {
     return out;
   };
   if (root >= 0 && r != root) {
-    c.publish(c.input(n), readers_of(r), {});
+    for (std::size_t first = 0, tag = 0; first < n; first += chunk, ++tag)
+      c.publish(elements(c.input(n), first, std::min(chunk, n - first)), readers_of(r), static_cast<int>(tag), {});
     return;
   }
   // In place, recvbuf is the input that the others read through the area and the fold overwrites: keep it aside.
@@ -437,16 +453,28 @@ void node_memory_reduce(const Ctx& c, int root) {
     own = c.temp(n);
     kept = c.copy(c.input(n), own, {});
   }
-  if (root < 0 && p > 1) c.publish(own, readers_of(r), {kept});
-  const Data others = c.temp(n * static_cast<std::size_t>(p - 1));
-  std::vector<VertexId> got(static_cast<std::size_t>(p), kept);
-  auto input_of = [&](int q) {
-    return q == r ? own : elements(others, n * static_cast<std::size_t>(q < r ? q : q - 1), n);
-  };
-  for (int q = 0; q < p; ++q)
-    if (q != r) got[q] = c.read(input_of(q), q, readers_of(q));
-  VertexId acc = same(input_of(p - 1), out) ? kNoVertex : c.copy(input_of(p - 1), out, {got[p - 1]});
-  for (int q = p - 2; q >= 0; --q) acc = c.reduce(input_of(q), out, {acc, got[q]});
+  const bool fused = datatype::contiguous(*c.type, n);
+  const Data others = fused || p == 1 ? Data{} : c.temp(std::min(chunk, n) * static_cast<std::size_t>(p - 1));
+  std::vector<VertexId> free(static_cast<std::size_t>(p), kNoVertex);  // the last reduce out of q's scratch
+  for (std::size_t first = 0, t = 0; first < n; first += chunk, ++t) {
+    const int tag = static_cast<int>(t);
+    const std::size_t len = std::min(chunk, n - first);
+    const Data mine = elements(own, first, len), result = elements(out, first, len);
+    if (root < 0 && p > 1) c.publish(mine, readers_of(r), tag, {kept});
+    VertexId acc = p - 1 == r ? (same(mine, result) ? kept : c.copy(mine, result, {kept}))
+                              : c.read(result, p - 1, readers_of(p - 1), tag, {kept});
+    for (int q = p - 2; q >= 0; --q) {
+      if (q == r) {
+        acc = c.reduce(mine, result, {acc, kept});
+      } else if (fused) {
+        acc = c.read_reduce(result, q, readers_of(q), tag, {acc});
+      } else {
+        const Data theirs = elements(others, std::min(chunk, n) * static_cast<std::size_t>(q < r ? q : q - 1), len);
+        const VertexId got = c.read(theirs, q, readers_of(q), tag, {free[q]});
+        acc = free[q] = c.reduce(theirs, result, {acc, got});
+      }
+    }
+  }
 }
 
 void reduce_shared_memory(const Args& a, Schedule& s) { node_memory_reduce(Ctx(a, s), a.root); }
@@ -699,11 +727,13 @@ void exscan_recursive_doubling(const Args& a, Schedule& s) { prefix_recursive_do
 
 bool commutative(const Args& a) { return a.op->commutative; }
 
-// The node's readers fit its 64-bit masks, and one rank's vector fits an area.
+// The node's readers fit its 64-bit masks, an element fits an area, and each chunk gets a tag.
 bool node_memory_fits(const Args& a) {
   const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
-  return a.shared_memory && a.size <= NodeSegment::kMostRanks && type &&
-         datatype::wire_bytes(*type, a.recvcount) <= NodeSegment::kAreaBytes;
+  if (!a.shared_memory || a.size > NodeSegment::kMostRanks || !type || type->size > NodeSegment::kAreaBytes)
+    return false;
+  const std::size_t chunk = node_chunk(a, *type);
+  return (a.recvcount + chunk - 1) / chunk <= static_cast<std::size_t>(tag_limit(a));
 }
 
 constexpr Algorithm kAlgorithms[] = {

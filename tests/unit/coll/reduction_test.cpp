@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "coll/algorithms.hpp"
+#include "coll/node_segment.hpp"
 #include "coll/execution.hpp"
 #include "datatype/construct.hpp"
 #include "datatype/pack.hpp"
@@ -161,6 +162,8 @@ class StrictNetwork {
     Bytes posted;  // a send's bytes when posted
     std::string what;
     int unreceived = 0;  // a send's or publish's receivers still to take it
+    const datatype::Op* op = nullptr;  // a reducing read
+    int type_handle = 0;
   };
   struct Key {
     int src, dst, tag;
@@ -185,8 +188,8 @@ class StrictNetwork {
       for (int r : readers) net_.post(n, {rank_, r, kNodeTag + tag}, {rank_, id}, const_cast<void*>(buf), count, t);
     }
     void read(int id, int writer, std::span<const int>, int tag, void* buf, std::size_t count,
-              const datatype::TypeRef& t) override {
-      net_.post(0, {writer, rank_, kNodeTag + tag}, {rank_, id}, buf, count, t);
+              const datatype::TypeRef& t, const datatype::Op* op, int type_handle) override {
+      net_.post(0, {writer, rank_, kNodeTag + tag}, {rank_, id}, buf, count, t, op, type_handle);
     }
     bool done(int id, int&, std::string&) override { return net_.transfers_[rank_][id].complete; }
 
@@ -197,7 +200,9 @@ class StrictNetwork {
 
   static constexpr int kNodeTag = 1 << 20;  // publish and read keys, apart from messages
   // `receivers` 0: a receive; else a send (1) or publish taken by that many.
-  void post(int receivers, Key key, Ref ref, void* buf, std::size_t count, const datatype::TypeRef& type);
+  // A reducing read combines the message into its buffer with `op`.
+  void post(int receivers, Key key, Ref ref, void* buf, std::size_t count, const datatype::TypeRef& type,
+            const datatype::Op* op = nullptr, int type_handle = 0);
   void match(Ref send, Ref recv, const Key& key);
 
   std::vector<std::unique_ptr<StrictPort>> ports_;
@@ -210,10 +215,12 @@ StrictNetwork::StrictNetwork(int ranks) : transfers_(ranks) {
   for (int r = 0; r < ranks; ++r) ports_.push_back(std::make_unique<StrictPort>(*this, r));
 }
 
-void StrictNetwork::post(int receivers, Key key, Ref ref, void* buf, std::size_t count, const datatype::TypeRef& type) {
+void StrictNetwork::post(int receivers, Key key, Ref ref, void* buf, std::size_t count, const datatype::TypeRef& type,
+                         const datatype::Op* op, int type_handle) {
   const bool sending = receivers > 0;
   Transfer& t = transfers_[ref.rank][ref.id];
-  if (t.unreceived == 0) t = Transfer{false, buf, count, type, {}, {}, receivers};  // else a publish's next reader
+  if (t.unreceived == 0)  // else a publish's next reader
+    t = Transfer{false, buf, count, type, {}, {}, receivers, op, type_handle};
   if (sending && t.posted.empty()) {
     t.posted.resize(datatype::wire_bytes(*type, count));
     datatype::pack(buf, count, *type, t.posted.data());
@@ -236,8 +243,14 @@ void StrictNetwork::match(Ref send, Ref recv, const Key& key) {
   s.what = what;
   if (s.posted.size() > datatype::wire_bytes(*r.type, r.count) && error.empty())
     error = what + ": " + std::to_string(s.posted.size()) + " bytes into a smaller receive";
-  datatype::unpack(s.posted.data(), std::min(s.posted.size(), datatype::wire_bytes(*r.type, r.count)), r.count,
-                   *r.type, r.buf);
+  if (r.op == nullptr) {
+    datatype::unpack(s.posted.data(), std::min(s.posted.size(), datatype::wire_bytes(*r.type, r.count)), r.count,
+                     *r.type, r.buf);
+  } else {  // sim::SimNetwork checks that the layout is contiguous
+    Bytes in(static_cast<std::size_t>(r.type->extent()) * r.count);
+    datatype::unpack(s.posted.data(), s.posted.size(), r.count, *r.type, in.data() - r.type->lb);
+    datatype::reduce(*r.op, in.data() - r.type->lb, r.buf, r.count, *r.type, r.type_handle);
+  }
   r.complete = true;
   if (--s.unreceived == 0) received_.push_back(send);
   ++moves;
@@ -489,6 +502,21 @@ TEST(ReductionHierarchical, LevelsWithLargeVectors) {
       const Trial trial{algo, cases()[0], 5, 70000, 0, in_place, &layout};
       EXPECT_EQ(check(trial), "") << describe(trial);
     }
+}
+
+// The shared-memory reduce and allreduce on vectors of three areas' chunks: reduced straight from the node's memory
+// (contiguous types) or read into scratch first (gapped ones), in rank order either way.
+TEST(ReductionSharedMemory, LongVectorsInChunks) {
+  for (Operation op : {Operation::kReduce, Operation::kAllreduce}) {
+    const Algorithm& algo = *find_algorithm(op, "shared_memory");
+    for (const Case& k : cases())
+      for (int p : {3, 5})
+        for (bool in_place : {false, true}) {
+          const std::size_t count = 2 * NodeSegment::kAreaBytes / k.type->size + 7;
+          const Trial trial{algo, k, p, count, p / 2, in_place, nullptr, true};
+          EXPECT_EQ(check(trial), "") << describe(trial);
+        }
+  }
 }
 
 // A persistent collective builds once and starts again: the second run must see the new inputs, scratch reset.

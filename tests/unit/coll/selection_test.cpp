@@ -100,6 +100,8 @@ Choice choice_of(Operation op, const sim::Layout& layout, int rank, std::size_t 
   a.rank = rank;
   a.hierarchy = sim::hierarchy(layout, rank);
   a.in_place = op == Operation::kReduce && rank == a.root;  // the root's alone
+  // Node memory as a job has it: only where the rank's node holds others of the communicator.
+  a.node_memory = std::count(layout.node.begin(), layout.node.end(), layout.node[rank]) > 1;
   Choice c;
   const Status s = choose(op, a, "", c);
   EXPECT_TRUE(s.ok()) << s.message;

@@ -45,10 +45,12 @@ void SimPort::publish(int id, std::span<const int> readers, int tag, const void*
 }
 
 void SimPort::read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
-                   const datatype::TypeRef& type) {
+                   const datatype::TypeRef& type, const datatype::Op* op, int type_handle) {
   Pending& p = post(id, Pending::Kind::kRead, writer, tag, count, type);
   p.readers.assign(readers.begin(), readers.end());
   p.buf = buf;
+  p.op = op;
+  p.type_handle = type_handle;
 }
 
 bool SimPort::publish_done(int id) {
@@ -76,7 +78,16 @@ bool SimPort::read_done(int id, int& error, std::string& message) {
               std::to_string(p.peer) + " (tag " + std::to_string(p.tag) + ") into a " + std::to_string(capacity) +
               "-byte read";
   }
-  datatype::unpack(area.bytes.data(), std::min(area.bytes.size(), capacity), p.count, *p.type, p.buf);
+  if (p.op == nullptr) {
+    datatype::unpack(area.bytes.data(), std::min(area.bytes.size(), capacity), p.count, *p.type, p.buf);
+  } else if (!datatype::contiguous(*p.type, p.count) || area.bytes.size() != capacity) {
+    error = 15;
+    message = "rank " + std::to_string(rank_) + ": a reducing read of a " + std::to_string(area.bytes.size()) +
+              "-byte block into " + std::to_string(p.count) + " elements" +
+              (datatype::contiguous(*p.type, p.count) ? "" : " of a layout that is not contiguous");
+  } else {  // the packed bytes are the elements from true_lb on
+    datatype::reduce(*p.op, area.bytes.data() - p.type->true_lb, p.buf, p.count, *p.type, p.type_handle);
+  }
   ++net_.messages_received;
   return p.complete = true;
 }

@@ -30,7 +30,7 @@ class SimPort : public Port {
   void publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
                const datatype::TypeRef& type) override;
   void read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
-            const datatype::TypeRef& type) override;
+            const datatype::TypeRef& type, const datatype::Op* op, int type_handle) override;
   bool done(int id, int& error, std::string& message) override;
 
  private:
@@ -38,6 +38,8 @@ class SimPort : public Port {
     enum class Kind { kMessage, kPublish, kRead } kind = Kind::kMessage;
     std::vector<int> readers;  // publish, read
     const void* from = nullptr;  // publish
+    const datatype::Op* op = nullptr;  // read: combine instead of copy
+    int type_handle = 0;
     bool receiving = false;
     bool complete = false;
     int peer = 0, tag = 0;
