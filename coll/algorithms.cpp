@@ -13,6 +13,13 @@ const char* operation_name(Operation op) {
   return kNames[static_cast<int>(op)];
 }
 
+std::vector<int> all_ranks_but(int rank, int p) {
+  std::vector<int> out;
+  for (int r = 0; r < p; ++r)
+    if (r != rank) out.push_back(r);
+  return out;
+}
+
 // Every family's table, in one list.
 template <class Fn>
 static void for_each_algorithm(Fn&& fn) {

@@ -31,6 +31,9 @@ struct Algorithm {
 // The tags a schedule built for `a` may use.
 inline int tag_limit(const Args& a) { return a.tag_limit > 0 ? a.tag_limit : kTagsPerCollective; }
 
+// Every rank of p but `rank`: the readers of a block a rank leaves in the node's shared memory for all the others.
+std::vector<int> all_ranks_but(int rank, int p);
+
 // The families (algorithms/*.cpp).
 std::span<const Algorithm> rooted_algorithms();      // barrier, bcast, gather(v), scatter(v)
 std::span<const Algorithm> exchange_algorithms();    // allgather(v), alltoall(v, w)

@@ -54,6 +54,7 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //   allgather  shared_memory 64 KiB 20.7 / 67.7 at 4 / 8 ranks (linear 24.7 / 116, ring 30.4 / 107); 1 KiB 3.8 /
 //              10.2 (linear 3.6 / 12.7); 8 B 4.0 / 11.5 (linear 2.9 / 9.7)
 //   alltoall   shared_memory (each read carries all p blocks) ties linear at 8 B and loses at 1 KiB: not chosen
+//   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 // Linear algorithms win small and medium cases here because, with more ranks than cores, fewer steps mean fewer
 // waits for the scheduler; they cost O(p) at one rank, so they are chosen only up to the 8 ranks measured, and
 // logarithmic or bandwidth-optimal algorithms (by their costs in algorithms/*.cpp) serve larger communicators.
@@ -94,6 +95,7 @@ constexpr Rule kRules[] = {
     {Operation::kReduce, kAny, 2, kMany, "hierarchical", true},
     {Operation::kAllreduce, 262144, 2, kMany, "hierarchical", true},
     {Operation::kAllreduce, kAny, 2, kMany, "rabenseifner", true},
+    {Operation::kBarrier, kAny, 3, kMany, "shared_memory"},
     {Operation::kBarrier, kAny, 1, 4, "recursive_doubling"},
     {Operation::kBarrier, kAny, 5, 8, "linear"},
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},

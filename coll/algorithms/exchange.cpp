@@ -30,14 +30,6 @@ namespace {
 
 bool power_of_two(int p) { return p > 0 && (p & (p - 1)) == 0; }
 
-// Every rank but `writer`: who reads a block that `writer` leaves in its node area for all.
-std::vector<int> all_but(int writer, int p) {
-  std::vector<int> out;
-  for (int j = 0; j < p; ++j)
-    if (j != writer) out.push_back(j);
-  return out;
-}
-
 // ---- Who talks to whom: pure functions of (rank, p, step). ----
 
 // Ring: at step s (0 <= s < p-1) a rank passes on the block of the rank s to its left (its own at step 0) and
@@ -135,9 +127,9 @@ void build_allgather_shared_memory(const Args& a, Schedule& s) {
   const Gathered g = allgather_blocks(a);
   if (g.mine.count == 0 || g.mine.type->size == 0) return;
   place_own_block(a, g, s);
-  s.publish(g.mine, all_but(a.rank, a.size), 0);
+  s.publish(g.mine, all_ranks_but(a.rank, a.size), 0);
   for (int j = 0; j < a.size; ++j)
-    if (j != a.rank) s.read(g.block[j], j, all_but(j, a.size), 0);
+    if (j != a.rank) s.read(g.block[j], j, all_ranks_but(j, a.size), 0);
 }
 
 void build_allgather_linear(const Args& a, Schedule& s) { gather_linear(a, allgather_blocks(a), s); }
@@ -273,7 +265,7 @@ void build_alltoall_shared_memory(const Args& a, Schedule& s) {
   const Data all_in = whole_recvbuf(a);
   if (a.recvcount == 0 || a.recvtype->size == 0) return;
   const Data source = a.in_place ? all_in : Data{a.send_buf(), p * a.sendcount, a.sendtype};
-  const VertexId published = s.publish(source, all_but(r, p), 0);
+  const VertexId published = s.publish(source, all_ranks_but(r, p), 0);
   if (!a.in_place)
     s.copy(elements(source, r * a.sendcount, a.sendcount), elements(all_in, r * a.recvcount, a.recvcount));
   // Each writer's set arrives packed; in place, recvbuf is only written once this rank's own set has gone out.
@@ -282,7 +274,7 @@ void build_alltoall_shared_memory(const Args& a, Schedule& s) {
   for (int j = 0, k = 0; j < p; ++j) {
     if (j == r) continue;
     const Data set = elements(sets, static_cast<std::size_t>(k++) * p * block, p * block);
-    const VertexId got = s.read(set, j, all_but(j, p), 0);
+    const VertexId got = s.read(set, j, all_ranks_but(j, p), 0);
     s.copy(elements(set, r * block, block), elements(all_in, j * a.recvcount, a.recvcount), {got, published});
   }
 }

@@ -434,11 +434,8 @@ void node_memory_reduce(const Ctx& c, int root) {
   const std::size_t n = c.a.recvcount, chunk = node_chunk(c.a, *c.type);
   const int r = c.rank(), p = c.size();
   if (n == 0) return;
-  auto readers_of = [&](int writer) {  // who reads `writer`'s input
-    std::vector<int> out;
-    for (int q = 0; q < p; ++q)
-      if (q != writer && (root < 0 || q == root)) out.push_back(q);
-    return out;
+  auto readers_of = [&](int writer) {  // who reads `writer`'s input (the root writes none)
+    return root < 0 ? all_ranks_but(writer, p) : std::vector<int>{root};
   };
   if (root >= 0 && r != root) {
     for (std::size_t first = 0, tag = 0; first < n; first += chunk, ++tag)

@@ -5,6 +5,7 @@
 //   barrier   linear              2(p-1) alpha at rank 0
 //   barrier   dissemination       ceil(log2 p) alpha
 //   barrier   recursive_doubling  (log2 p' + 2) alpha, p' the largest power of two <= p (+2 for the fold)
+//   barrier   shared_memory       one write, then p-1 reads, side by side (Args::shared_memory)
 //   bcast     linear              (p-1)(alpha + n beta) at the root
 //   bcast     binomial            ceil(log2 p)(alpha + n beta)
 //   bcast     knomial             (k-1) ceil(log_k p)(alpha + n beta)
@@ -134,6 +135,15 @@ void barrier_recursive_doubling(const Args& a, Schedule& s) {
   if (r < 2 * rem) s.send(token(), r - 1, kRelease, {heard});
 }
 
+// Through the node's shared memory: each rank leaves a token once for all the others and takes each of theirs, so
+// none leaves before all have come. One round where the message barriers take log2 p; p-1 reads a rank.
+void barrier_shared_memory(const Args& a, Schedule& s) {
+  if (a.size == 1) return;
+  s.publish(token(), all_ranks_but(a.rank, a.size), 0);
+  for (int r = 0; r < a.size; ++r)
+    if (r != a.rank) s.read(token(), r, all_ranks_but(r, a.size), 0);
+}
+
 // ---- Bcast --------------------------------------------------------------------------------------------------------
 
 // The whole buffer down a k-nomial tree: receive from the parent, then forward to the children.
@@ -233,9 +243,7 @@ void bcast_bytes(const Args& a, Schedule& s) {
 // one copy in and one copy out per reader, where a message costs two (into the shared ring, out of it). Chunk j
 // goes to area j % 4, so the root writes ahead while the readers take the earlier chunks.
 void shared_memory_on(const Args& a, Schedule& s, const Data& all, VertexId start) {
-  std::vector<int> readers;
-  for (int r = 0; r < a.size; ++r)
-    if (r != a.root) readers.push_back(r);
+  const std::vector<int> readers = all_ranks_but(a.root, a.size);
   VertexId last = start;
   int chunk = 0;  // the tag
   for (std::size_t first = 0; first < all.count; first += NodeSegment::kAreaBytes, ++chunk) {
@@ -244,6 +252,9 @@ void shared_memory_on(const Args& a, Schedule& s, const Data& all, VertexId star
     last = a.rank == a.root ? s.publish(part, readers, chunk, after) : s.read(part, a.root, readers, chunk, after);
   }
 }
+
+// The node's readers fit its 64-bit masks.
+bool barrier_shared_memory_fits(const Args& a) { return a.shared_memory && a.size <= NodeSegment::kMostRanks; }
 
 // Each chunk needs a tag of its own, and the node's readers fit its 64-bit masks.
 bool shared_memory_fits(const Args& a) {
@@ -392,6 +403,7 @@ constexpr Algorithm kAlgorithms[] = {
     {Operation::kBarrier, "linear", barrier_linear, nullptr},
     {Operation::kBarrier, "dissemination", barrier_dissemination, nullptr},
     {Operation::kBarrier, "recursive_doubling", barrier_recursive_doubling, nullptr},
+    {Operation::kBarrier, "shared_memory", barrier_shared_memory, barrier_shared_memory_fits},
     {Operation::kBcast, "linear", bcast_linear, nullptr},
     {Operation::kBcast, "binomial", bcast_binomial, nullptr},
     {Operation::kBcast, "knomial", bcast_knomial, nullptr},

@@ -133,15 +133,15 @@ foreach(program coll_all coll_persistent)
 endforeach()
 strata_coll_forced_test(coll_all 8 grouped BCAST=grouped REDUCE=grouped ALLREDUCE=grouped)
 
-# ---- Node shared memory (coll/node_segment.hpp): the shared-memory algorithms of five operations forced, blocking,
+# ---- Node shared memory (coll/node_segment.hpp): the shared-memory algorithms of six operations forced, blocking,
 # nonblocking (several runs in the rotating slots at once) and persistent (slots of their own, then messages past
 # them); the levels of the hierarchical runs above choose them inside their nodes.
 foreach(program coll_all coll_nonblocking coll_persistent)
   strata_coll_forced_test(${program} 5 shared_memory BCAST=shared_memory REDUCE=shared_memory ALLREDUCE=shared_memory
-                            ALLGATHER=shared_memory ALLTOALL=shared_memory)
+                            ALLGATHER=shared_memory ALLTOALL=shared_memory BARRIER=shared_memory)
 endforeach()
 strata_coll_forced_test(coll_all 8 shared_memory BCAST=shared_memory REDUCE=shared_memory ALLREDUCE=shared_memory
-                          ALLGATHER=shared_memory ALLTOALL=shared_memory)
+                          ALLGATHER=shared_memory ALLTOALL=shared_memory BARRIER=shared_memory)
 # Forced by info key, with derived types, overlapping runs, persistent slots, and the segments' removal; on two
 # simulated nodes each node's ranks share their own.
 foreach(np 2 3 8)

@@ -276,7 +276,8 @@ void sweep(Operation op, MakeWorld make, bool in_place, bool one_type_only) {
 }
 
 TEST(RootedRegistry, ListsEveryAlgorithm) {
-  EXPECT_EQ(algorithm_names(Operation::kBarrier), "linear, dissemination, recursive_doubling, hierarchical");
+  EXPECT_EQ(algorithm_names(Operation::kBarrier),
+            "linear, dissemination, recursive_doubling, shared_memory, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kBcast),
             "linear, binomial, knomial, pipeline, scatter_allgather, shared_memory, hierarchical, distance_aware, "
             "grouped");
