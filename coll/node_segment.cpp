@@ -16,7 +16,6 @@ namespace strata::coll {
 namespace {
 
 constexpr int kErrOther = 16;  // MPI_ERR_OTHER
-constexpr int kSlots = NodeSegment::kRotatingSlots + NodeSegment::kPersistentSlots;
 constexpr std::size_t kHeaderBytes = 64;
 constexpr std::size_t kAreaStride = sizeof(NodeSegment::Area) + NodeSegment::kAreaBytes;
 
@@ -45,7 +44,9 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   const int k = static_cast<int>(node_members.size());
   if (k < 2 || k > kMostRanks) return nullptr;
   const std::string name = name_for(job, context, node_members);
-  const std::size_t bytes = kHeaderBytes + static_cast<std::size_t>(kSlots) * k * kAreasPerWriter * kAreaStride;
+  const std::size_t areas =
+      static_cast<std::size_t>(kRotatingSlots * kAreasPerWriter + kPersistentSlots * kPersistentAreasPerWriter) * k;
+  const std::size_t bytes = kHeaderBytes + areas * kAreaStride;
   // Whoever comes first creates it; the same size from everyone makes the others' ftruncate a no-op. The pages stay
   // unreserved: only the areas a run touches take memory.
   const int fd = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
@@ -73,9 +74,14 @@ NodeSegment::~NodeSegment() {
   if (base_ != nullptr) munmap(base_, bytes_);
 }
 
-NodeSegment::Area& NodeSegment::area(int slot, int writer, int tag) {
-  const std::size_t index = (static_cast<std::size_t>(slot) * members_ + writer) * kAreasPerWriter +
-                            static_cast<std::size_t>(tag % kAreasPerWriter);
+NodeSegment::Area& NodeSegment::area(int slot, int writer, int tag, uint64_t run) {
+  const int n = areas_per_writer(slot);
+  const std::size_t before = slot < kRotatingSlots
+                                 ? static_cast<std::size_t>(slot) * kAreasPerWriter
+                                 : static_cast<std::size_t>(kRotatingSlots) * kAreasPerWriter +
+                                       static_cast<std::size_t>(slot - kRotatingSlots) * kPersistentAreasPerWriter;
+  const std::size_t index = before * members_ + static_cast<std::size_t>(writer) * n +
+                            static_cast<std::size_t>((static_cast<uint64_t>(tag) + run) % static_cast<uint64_t>(n));
   return *reinterpret_cast<Area*>(static_cast<char*>(base_) + kHeaderBytes + index * kAreaStride);
 }
 

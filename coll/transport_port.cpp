@@ -63,7 +63,9 @@ void TransportPort::post(Shared::Kind kind, int id, int writer, std::span<const 
   if (!channel_.node || slot_ < 0) return;  // done() reports it
   const std::vector<int>& index = *channel_.node_index;
   for (int r : readers) s.mask |= uint64_t{1} << index[static_cast<std::size_t>(r)];
-  s.area = &channel_.node->area(slot_, index[static_cast<std::size_t>(writer)], tag);
+  // Successive runs in one slot take the areas in turn too: a persistent collective (a slot of its own) can then
+  // start again before every reader has taken its last block, as a blocking one moves on to the next slot.
+  s.area = &channel_.node->area(slot_, index[static_cast<std::size_t>(writer)], tag, run_);
 }
 
 void TransportPort::publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,

@@ -1,0 +1,60 @@
+// The node segment's layout (coll/node_segment.hpp): every slot, writer and area is a block of its own, runs and tags
+// take a slot's areas in turn (persistent slots have more of them), and the name is gone once all members attached.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "coll/node_segment.hpp"
+
+namespace strata::coll {
+namespace {
+
+constexpr int kSlots = NodeSegment::kRotatingSlots + NodeSegment::kPersistentSlots;
+constexpr std::size_t kStride = sizeof(NodeSegment::Area) + NodeSegment::kAreaBytes;
+
+TEST(NodeSegment, AreasAreDisjointAndTakenInTurn) {
+  const std::string job = "unit" + std::to_string(getpid());
+  const std::vector<int> members{2, 5, 9};
+  std::vector<std::shared_ptr<NodeSegment>> attached;
+  for (std::size_t i = 0; i < members.size(); ++i) {  // one process standing for the three members
+    Status s;
+    attached.push_back(NodeSegment::attach(job, 7, members, s));
+    ASSERT_TRUE(s.ok()) << s.message;
+    ASSERT_NE(attached.back(), nullptr);
+  }
+  NodeSegment& seg = *attached.front();
+  std::vector<const char*> at;
+  for (int slot = 0; slot < kSlots; ++slot) {
+    const int n = NodeSegment::areas_per_writer(slot);
+    EXPECT_EQ(n, slot < NodeSegment::kRotatingSlots ? NodeSegment::kAreasPerWriter
+                                                    : NodeSegment::kPersistentAreasPerWriter);
+    for (int writer = 0; writer < 3; ++writer)
+      for (int tag = 0; tag < n; ++tag) {
+        at.push_back(reinterpret_cast<const char*>(&seg.area(slot, writer, tag, 0)));
+        // Run r + 1 with tag t - 1 takes the area of run r with tag t; the next run with the same tag another.
+        if (tag > 0) EXPECT_EQ(&seg.area(slot, writer, tag - 1, 1), &seg.area(slot, writer, tag, 0));
+        EXPECT_NE(&seg.area(slot, writer, tag, 1), &seg.area(slot, writer, tag, 0));
+        EXPECT_EQ(&seg.area(slot, writer, tag + n, 0), &seg.area(slot, writer, tag, 0));
+      }
+  }
+  std::sort(at.begin(), at.end());
+  for (std::size_t i = 1; i < at.size(); ++i)
+    ASSERT_GE(static_cast<std::size_t>(at[i] - at[i - 1]), kStride) << "areas " << i - 1 << " and " << i << " overlap";
+  // Every area is inside the same mapping: writing the last one's payload must not fault.
+  NodeSegment::Area& last = seg.area(kSlots - 1, 2, NodeSegment::kPersistentAreasPerWriter - 1, 0);
+  last.payload()[NodeSegment::kAreaBytes - 1] = 1;
+  EXPECT_EQ(reinterpret_cast<const char*>(&last), at.back());
+  // The last of the three to attach removed the name: attaching again makes a fresh, empty segment.
+  Status s;
+  std::shared_ptr<NodeSegment> again = NodeSegment::attach(job, 7, members, s);
+  ASSERT_TRUE(s.ok()) << s.message;
+  NodeSegment::Area& fresh = again->area(kSlots - 1, 2, NodeSegment::kPersistentAreasPerWriter - 1, 0);
+  EXPECT_EQ(fresh.payload()[NodeSegment::kAreaBytes - 1], 0);
+  for (int i = 1; i < 3; ++i) NodeSegment::attach(job, 7, members, s);  // the others, so the name goes again
+}
+
+}  // namespace
+}  // namespace strata::coll
