@@ -56,8 +56,9 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //   alltoall   shared_memory (each read carries all p blocks) ties linear at 8 B and loses at 1 KiB: not chosen
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 // Linear algorithms win small and medium cases here because, with more ranks than cores, fewer steps mean fewer
-// waits for the scheduler; they cost O(p) at one rank, so they are chosen only up to the 8 ranks measured, and
-// logarithmic or bandwidth-optimal algorithms (by their costs in algorithms/*.cpp) serve larger communicators.
+// waits for the scheduler; they cost O(p) at one rank (so do the shared-memory barrier, reduce and allreduce: p-1
+// reads each), so they are chosen only up to the 8 ranks measured, and logarithmic or bandwidth-optimal algorithms
+// (by their costs in algorithms/*.cpp) serve larger communicators.
 // Thresholds between two measured sizes sit at their geometric middle (8 KiB between 1 and 64 KiB, 256 KiB between
 // 64 KiB and 1 MiB). The v and w variants, reduce_scatter and the scans are not benchmarked: their rules follow the
 // costs. Run-to-run noise on this shared machine is 10 - 30%: near-ties are settled for the simpler algorithm.
@@ -95,7 +96,7 @@ constexpr Rule kRules[] = {
     {Operation::kReduce, kAny, 2, kMany, "hierarchical", true},
     {Operation::kAllreduce, 262144, 2, kMany, "hierarchical", true},
     {Operation::kAllreduce, kAny, 2, kMany, "rabenseifner", true},
-    {Operation::kBarrier, kAny, 3, kMany, "shared_memory"},
+    {Operation::kBarrier, kAny, 3, 8, "shared_memory"},
     {Operation::kBarrier, kAny, 1, 4, "recursive_doubling"},
     {Operation::kBarrier, kAny, 5, 8, "linear"},
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
@@ -119,12 +120,12 @@ constexpr Rule kRules[] = {
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
-    {Operation::kReduce, kAny, 2, kMany, "shared_memory"},
+    {Operation::kReduce, kAny, 2, 8, "shared_memory"},
     {Operation::kReduce, kAny, 2, 2, "linear"},
     {Operation::kReduce, kAny, 1, 8, "binomial"},
     {Operation::kReduce, 8192, 9, kMany, "binomial"},
     {Operation::kReduce, kAny, 9, kMany, "reduce_scatter_gather"},
-    {Operation::kAllreduce, 8192, 4, kMany, "shared_memory"},
+    {Operation::kAllreduce, 8192, 4, 8, "shared_memory"},
     {Operation::kAllreduce, 8192, 1, kMany, "recursive_doubling"},
     {Operation::kAllreduce, 262144, 2, 2, "ring"},
     {Operation::kAllreduce, 262144, 2, 8, "reduce_bcast"},  // at 2 ranks: for the operators a ring refuses

@@ -240,8 +240,8 @@ void bcast_bytes(const Args& a, Schedule& s) {
 }
 
 // The root writes the buffer into its node area, chunk by chunk, and every other rank reads each chunk from there:
-// one copy in and one copy out per reader, where a message costs two (into the shared ring, out of it). Chunk j
-// goes to area j % 4, so the root writes ahead while the readers take the earlier chunks.
+// one copy in and one copy out per reader, where a message costs two (into the shared ring, out of it). Each chunk
+// goes to the root's next area (node_segment.hpp), so the root writes ahead while the readers take the earlier ones.
 void shared_memory_on(const Args& a, Schedule& s, const Data& all, VertexId start) {
   const std::vector<int> readers = all_ranks_but(a.root, a.size);
   VertexId last = start;
