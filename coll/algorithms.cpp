@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "coll/node_segment.hpp"
+
 namespace strata::coll {
 
 const char* operation_name(Operation op) {
@@ -19,6 +21,8 @@ std::vector<int> all_ranks_but(int rank, int p) {
     if (r != rank) out.push_back(r);
   return out;
 }
+
+bool shares_node_memory(const Args& a) { return a.shared_memory && a.size <= NodeSegment::kMostRanks; }
 
 // Every family's table, in one list.
 template <class Fn>

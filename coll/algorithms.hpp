@@ -33,6 +33,9 @@ inline int tag_limit(const Args& a) { return a.tag_limit > 0 ? a.tag_limit : kTa
 
 // Every rank of p but `rank`: the readers of a block a rank leaves in the node's shared memory for all the others.
 std::vector<int> all_ranks_but(int rank, int p);
+// Whether the call's ranks share the node's memory (Args::shared_memory) and fit its 64-bit reader masks: where
+// the shared_memory algorithms may run, before their own limits on sizes and tags.
+bool shares_node_memory(const Args& a);
 
 // The families (algorithms/*.cpp).
 std::span<const Algorithm> rooted_algorithms();      // barrier, bcast, gather(v), scatter(v)

@@ -109,21 +109,17 @@ bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
   // Another group's block may carry the same run and tag (a writer leading two levels): the mask tells them apart.
   if (a.use.load(std::memory_order_acquire) != s.use || a.mask.load(std::memory_order_acquire) != s.mask)
     return false;
+  // A copy may take a shorter block; a reduction needs all of its elements.
   const std::size_t capacity = datatype::wire_bytes(*s.type, s.count);
-  if (a.bytes > capacity) {
+  if (s.op == nullptr ? a.bytes > capacity : a.bytes != capacity) {
     error = kErrTruncate;
-    message = "a collective's block of " + std::to_string(a.bytes) + " bytes is larger than the " +
+    message = "a collective's block of " + std::to_string(a.bytes) + " bytes does not fit the " +
               std::to_string(capacity) + " this rank expects: counts, datatypes or roots differ between the ranks";
   }
-  if (s.op == nullptr) {
+  if (s.op == nullptr)
     datatype::unpack(a.payload(), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
-  } else if (a.bytes == capacity) {  // a contiguous layout's packed bytes are its elements from true_lb on
+  else if (error == 0)  // a contiguous layout's packed bytes are its elements from true_lb on
     datatype::reduce(*s.op, a.payload() - s.type->true_lb, s.to, s.count, *s.type, s.type_handle);
-  } else if (error == 0) {
-    error = kErrTruncate;
-    message = "a collective's block of " + std::to_string(a.bytes) + " bytes is smaller than the " +
-              std::to_string(capacity) + " this rank reduces: counts, datatypes or roots differ between the ranks";
-  }
   a.acks.fetch_add(1, std::memory_order_acq_rel);
   return true;
 }

@@ -345,9 +345,9 @@ void build_alltoall_bruck(const Args& a, Schedule& s) {
 
 bool applies_power_of_two(const Args& a) { return power_of_two(a.size); }
 
-// The node's readers fit its 64-bit masks, and what one rank writes fits an area.
+// What one rank writes fits an area.
 bool node_memory_fits(const Args& a, std::size_t blocks) {
-  return a.shared_memory && a.size <= NodeSegment::kMostRanks && a.recvtype &&
+  return shares_node_memory(a) && a.recvtype &&
          blocks * datatype::wire_bytes(*a.recvtype, a.recvcount) <= NodeSegment::kAreaBytes;
 }
 bool allgather_node_memory_fits(const Args& a) { return node_memory_fits(a, 1); }

@@ -724,11 +724,10 @@ void exscan_recursive_doubling(const Args& a, Schedule& s) { prefix_recursive_do
 
 bool commutative(const Args& a) { return a.op->commutative; }
 
-// The node's readers fit its 64-bit masks, an element fits an area, and each chunk gets a tag.
+// An element fits an area, and each chunk gets a tag.
 bool node_memory_fits(const Args& a) {
   const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
-  if (!a.shared_memory || a.size > NodeSegment::kMostRanks || !type || type->size > NodeSegment::kAreaBytes)
-    return false;
+  if (!shares_node_memory(a) || !type || type->size > NodeSegment::kAreaBytes) return false;
   const std::size_t chunk = node_chunk(a, *type);
   return (a.recvcount + chunk - 1) / chunk <= static_cast<std::size_t>(tag_limit(a));
 }

@@ -253,12 +253,9 @@ void shared_memory_on(const Args& a, Schedule& s, const Data& all, VertexId star
   }
 }
 
-// The node's readers fit its 64-bit masks.
-bool barrier_shared_memory_fits(const Args& a) { return a.shared_memory && a.size <= NodeSegment::kMostRanks; }
-
-// Each chunk needs a tag of its own, and the node's readers fit its 64-bit masks.
+// Each chunk needs a tag of its own.
 bool shared_memory_fits(const Args& a) {
-  if (!a.shared_memory || a.size > NodeSegment::kMostRanks || !a.recvtype) return false;
+  if (!shares_node_memory(a) || !a.recvtype) return false;
   const std::size_t bytes = a.recvcount * a.recvtype->size;
   return (bytes + NodeSegment::kAreaBytes - 1) / NodeSegment::kAreaBytes <= static_cast<std::size_t>(tag_limit(a));
 }
@@ -403,7 +400,7 @@ constexpr Algorithm kAlgorithms[] = {
     {Operation::kBarrier, "linear", barrier_linear, nullptr},
     {Operation::kBarrier, "dissemination", barrier_dissemination, nullptr},
     {Operation::kBarrier, "recursive_doubling", barrier_recursive_doubling, nullptr},
-    {Operation::kBarrier, "shared_memory", barrier_shared_memory, barrier_shared_memory_fits},
+    {Operation::kBarrier, "shared_memory", barrier_shared_memory, shares_node_memory},
     {Operation::kBcast, "linear", bcast_linear, nullptr},
     {Operation::kBcast, "binomial", bcast_binomial, nullptr},
     {Operation::kBcast, "knomial", bcast_knomial, nullptr},
