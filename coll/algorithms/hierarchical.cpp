@@ -6,7 +6,8 @@
 //
 //   bcast      down the levels from the root, which leads every group holding it (no extra message)
 //   reduce     up the levels to the root; each leader combines its part's partial results
-//   allreduce  up to the first level's leaders, a flat allreduce among them, then down
+//   allreduce  up to the first level's leaders, a flat allreduce among them, then down; or, for long vectors,
+//              multi_leader: every rank of a node carries a slice across the network (below)
 //   barrier    a flat barrier up every level, then a one-byte bcast down
 //   gather     up the levels: each leader gathers its part's blocks in rank order; the root puts them in place
 //   scatter    the reverse of gather
@@ -21,6 +22,7 @@
 // allreduce, allgather and barrier, whose way down meets the way up again: the way down takes the upper half of the
 // collective's tags, each level's flat algorithm the half it is in.
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "coll/algorithms.hpp"
@@ -193,6 +195,78 @@ void allreduce(const Args& a, Schedule& s) {
   bcast_down(a, st, 1, kDown, s, h.ready);
 }
 
+// ---- Multi-leader allreduce ---------------------------------------------------------------------------------------
+
+// For long vectors across nodes, where one leader per node would carry all of its node's network traffic and
+// reductions alone: each node reduce-scatters the vector among its first L ranks (L: the fewest ranks on any node),
+// the i-th ranks of all nodes allreduce slice i side by side, and each node allgathers its slices. Commutative
+// operators only: a node's ranks need not be a contiguous run.
+
+// A flat level among `ranks` (this rank's index `me`), for level().
+Step among(const std::vector<int>& ranks, int me) {
+  Step st;
+  st.leaders = ranks;
+  st.me = me;
+  return st;
+}
+
+void multi_leader_allreduce(const Args& a, Schedule& s) {
+  const std::size_t n = a.recvcount;
+  if (n == 0) return;
+  const std::vector<topo::Placement>& at = a.hierarchy->placements;
+  std::map<uint32_t, std::vector<int>> by_node;  // each node's ranks, ascending
+  for (int r = 0; r < a.size; ++r) by_node[at[static_cast<std::size_t>(r)].node].push_back(r);
+  const uint32_t my_node = at[static_cast<std::size_t>(a.rank)].node;
+  const std::vector<int>& mine = by_node[my_node];
+  const auto me = static_cast<std::size_t>(std::find(mine.begin(), mine.end(), a.rank) - mine.begin());
+  std::size_t slices = n;
+  for (const auto& [node, ranks] : by_node) slices = std::min(slices, ranks.size());
+  // Slice i of the vector: counts[i] elements from displs[i]; none for the ranks past the first L.
+  std::vector<int> counts(mine.size(), 0), displs(mine.size(), 0);
+  for (std::size_t i = 0, from = 0; i < slices; from += static_cast<std::size_t>(counts[i++])) {
+    counts[i] = static_cast<int>(n / slices + (i < n % slices ? 1 : 0));
+    displs[i] = static_cast<int>(from);
+  }
+  const Data result{a.recv_buf(), n, a.recvtype};
+  const Data slice = elements(result, static_cast<std::size_t>(displs[me]), static_cast<std::size_t>(counts[me]));
+  const Step on_node = among(mine, static_cast<int>(me));
+
+  Args sub = a;  // reduce-scatter the node's inputs; in place, from a copy, since the slices land in recvbuf
+  sub.in_place = false;
+  VertexId ready = kNoVertex;
+  Data input{a.send_buf(), n, a.sendtype};
+  if (a.in_place) {
+    input = s.temp(n, a.recvtype);
+    ready = s.copy(result, input, {});
+  }
+  set_send(sub, input);
+  set_recv(sub, slice);
+  sub.recvcounts = counts;
+  ready = level(Operation::kReduceScatter, sub, on_node, kUp, s, ready);
+
+  if (me < slices && by_node.size() > 1) {  // slice `me` with the same slice of every other node
+    std::vector<int> peers;  // rank `me` of each node
+    int at_mine = 0;
+    for (const auto& [node, ranks] : by_node) {
+      if (node == my_node) at_mine = static_cast<int>(peers.size());
+      peers.push_back(ranks[me]);
+    }
+    sub = a;
+    sub.in_place = true;
+    set_recv(sub, slice);
+    ready = level(Operation::kAllreduce, sub, among(peers, at_mine), kUp, s, ready);
+  }
+
+  sub = a;
+  sub.in_place = true;
+  set_recv(sub, result);
+  sub.recvcounts = counts;
+  sub.rdispls = displs;
+  level(Operation::kAllgatherv, sub, on_node, kDown, s, ready);
+}
+
+bool multi_leader_applies(const Args& a) { return a.hierarchy != nullptr && a.op != nullptr && a.op->commutative; }
+
 // ---- Gather, Scatter, Allgather -----------------------------------------------------------------------------------
 
 // A group's blocks as its leader holds them: `block` bytes per rank, in some order of its ranks.
@@ -358,6 +432,7 @@ constexpr Algorithm kAlgorithms[] = {
     {Operation::kAllgather, "hierarchical", allgather, has_hierarchy, true},
     {Operation::kReduce, "hierarchical", reduce, has_hierarchy, true},
     {Operation::kAllreduce, "hierarchical", allreduce, has_hierarchy, true},
+    {Operation::kAllreduce, "multi_leader", multi_leader_allreduce, multi_leader_applies, true},
 };
 
 }  // namespace

@@ -35,7 +35,9 @@ TEST(NodeSegment, AreasAreDisjointAndTakenInTurn) {
       for (int tag = 0; tag < n; ++tag) {
         at.push_back(reinterpret_cast<const char*>(&seg.area(slot, writer, tag, 0)));
         // Run r + 1 with tag t - 1 takes the area of run r with tag t; the next run with the same tag another.
-        if (tag > 0) EXPECT_EQ(&seg.area(slot, writer, tag - 1, 1), &seg.area(slot, writer, tag, 0));
+        if (tag > 0) {
+          EXPECT_EQ(&seg.area(slot, writer, tag - 1, 1), &seg.area(slot, writer, tag, 0));
+        }
         EXPECT_NE(&seg.area(slot, writer, tag, 1), &seg.area(slot, writer, tag, 0));
         EXPECT_EQ(&seg.area(slot, writer, tag + n, 0), &seg.area(slot, writer, tag, 0));
       }

@@ -419,9 +419,9 @@ std::string check(const Trial& trial) {
       !strict.empty())
     return "strict network: " + strict;
   // Few tags, whatever p and count: each run takes a block of them (the segmented ring: a ring's per chunk in flight).
-  // The hierarchical ones: a half of the block for the way down.
+  // The topology-aware ones: a half of the block for the way down.
   const std::string name = trial.algo.name;
-  if (most_tags > (name == "segmented_ring" ? 32 : name == "hierarchical" ? kTagsPerCollective : 8))
+  if (most_tags > (name == "segmented_ring" ? 32 : trial.algo.topology_aware ? kTagsPerCollective : 8))
     return std::to_string(most_tags) + " tags";
   for (int r = 0; r < trial.p; ++r)
     if (w.send[r] != input(trial.k, r, w.total)) return "rank " + std::to_string(r) + "'s send buffer changed";
@@ -580,7 +580,7 @@ TEST(ReductionRegistry, NamesPerOperation) {
             "linear, binomial, reduce_scatter_gather, shared_memory, hierarchical, grouped");
   EXPECT_EQ(algorithm_names(Operation::kAllreduce),
             "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, shared_memory, hierarchical, "
-            "grouped");
+            "multi_leader, grouped");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatter), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatterBlock), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kScan), "linear, recursive_doubling");
