@@ -6,6 +6,7 @@
 #include "api/coll_launch.hpp"
 #include "api/handles.hpp"
 #include "coll/collective.hpp"
+#include "coll/cost_parameters.hpp"
 #include "coll/model_choice.hpp"
 
 using namespace strata;
@@ -20,6 +21,7 @@ runtime::Info describe(const coll::Choice& choice) {
   info.set("reason", choice.reason);
   info.set("candidates", coll::describe(choice.candidates, choice.candidates.size()));
   if (choice.groups > 0) info.set("groups", std::to_string(choice.groups));
+  info.set("cost_parameters", coll::job_cost_source());
   return info;
 }
 

@@ -8,6 +8,7 @@
 
 #include "api/attributes.hpp"
 #include "api/check.hpp"
+#include "api/cost_probe.hpp"
 #include "api/windows.hpp"
 #include "runtime/state.hpp"
 #include "runtime/clock.hpp"
@@ -50,6 +51,7 @@ int initialize(const char* call, int required, int* provided) {
   if (provided) *provided = st.thread_level;
   st.main_thread = std::this_thread::get_id();
   st.phase = runtime::Phase::Running;
+  probe_cost_parameters(g_world);
   return MPI_SUCCESS;
 }
 

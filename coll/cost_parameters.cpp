@@ -1,11 +1,13 @@
 #include "coll/cost_parameters.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -177,9 +179,72 @@ CostParameters cost_parameters_from(const char* cost_file, std::ostream& warning
   return default_cost_parameters();
 }
 
+namespace {
+
+struct JobParameters {
+  std::optional<CostParameters> set;  // by set_job_cost_parameters()
+  std::string source = "built-in";
+  bool fixed = false;
+};
+
+JobParameters& job() {
+  static JobParameters j;
+  return j;
+}
+
+}  // namespace
+
 const CostParameters& job_cost_parameters() {
-  static const CostParameters job = cost_parameters_from(std::getenv("STRATA_COST_FILE"), std::cerr);
-  return job;
+  static const CostParameters fixed = [] {
+    JobParameters& j = job();
+    j.fixed = true;
+    if (j.set) return *j.set;
+    const char* file = std::getenv("STRATA_COST_FILE");
+    std::ostringstream warnings;
+    CostParameters p = cost_parameters_from(file, warnings);
+    if (file != nullptr && *file != '\0') j.source = warnings.str().empty() ? "file " + std::string(file) : "built-in";
+    std::cerr << warnings.str();
+    return p;
+  }();
+  return fixed;
+}
+
+bool set_job_cost_parameters(const CostParameters& p, std::string source) {
+  JobParameters& j = job();
+  if (j.fixed) return false;
+  j.set = p;
+  j.source = std::move(source);
+  return true;
+}
+
+const std::string& job_cost_source() {
+  job_cost_parameters();  // fixes the source
+  return job().source;
+}
+
+Link fit_link(std::size_t small, double small_seconds, std::size_t large, double large_seconds) {
+  const double beta = std::max(0.0, (large_seconds - small_seconds) / static_cast<double>(large - small));
+  return {std::max(0.0, small_seconds - static_cast<double>(small) * beta), beta};
+}
+
+bool fill_unmeasured(CostParameters& p, const std::array<bool, kClasses>& measured) {
+  if (std::none_of(measured.begin(), measured.end(), [](bool m) { return m; })) return false;
+  const CostParameters was = p;
+  auto nearest = [&](std::size_t c, bool same_side_only) -> const Link* {
+    for (std::size_t d = 1; d < kClasses; ++d)
+      for (std::size_t other : {c - d, c + d}) {  // the closer class first; c - d wraps past 0 to a huge index
+        if (other >= kClasses || !measured[other]) continue;
+        const bool same_side = between_nodes(static_cast<LinkClass>(other)) == between_nodes(static_cast<LinkClass>(c));
+        if (same_side || !same_side_only) return &was.links[other];
+      }
+    return nullptr;
+  };
+  for (std::size_t c = 0; c < kClasses; ++c) {
+    if (measured[c]) continue;
+    const Link* from = nearest(c, true);
+    p.links[c] = from != nullptr ? *from : *nearest(c, false);
+  }
+  return true;
 }
 
 }  // namespace strata::coll

@@ -14,9 +14,13 @@
 // Every line must be there once, with finite non-negative numbers; a file that says less is refused rather than
 // completed with guesses. The exceptions are the lines added after files were written without them: a missing
 // same_switch or same_rack (topo/levels.hpp: Rack, Switch) takes other_node's figures, which is what every link
-// between nodes cost before the model told them apart, and a missing node_memory the built-in one. The job's parameters are read once:
-// STRATA_COST_FILE if set, else the defaults measured on the development machine (cost_parameters.cpp says how).
+// between nodes cost before the model told them apart, and a missing node_memory the built-in one.
+//
+// The job's parameters are fixed once: STRATA_COST_FILE if set; else, with STRATA_COST_PROBE=1, those a short probe
+// measures at MPI_Init (api/cost_probe.cpp); else the defaults measured on the development machine
+// (cost_parameters.cpp says how).
 #pragma once
+#include <array>
 #include <ostream>
 #include <string>
 
@@ -41,7 +45,23 @@ const CostParameters& default_cost_parameters();
 // otherwise; a file that cannot be used costs one line on `warnings` and the defaults.
 CostParameters cost_parameters_from(const char* cost_file, std::ostream& warnings);
 
-// The job's: cost_parameters_from(STRATA_COST_FILE, std::cerr), read on the first call.
+// The job's, fixed on the first call: those set by set_job_cost_parameters() before it, else
+// cost_parameters_from(STRATA_COST_FILE, std::cerr).
 const CostParameters& job_cost_parameters();
+
+// Makes `p` the job's parameters (the probe at MPI_Init, api/cost_probe.cpp), described by `source`. Only before
+// job_cost_parameters() is first called, since every rank must cost with the same figures: false after.
+bool set_job_cost_parameters(const CostParameters& p, std::string source);
+
+// Where the job's parameters come from: "built-in", "file PATH" or what set_job_cost_parameters() was told.
+const std::string& job_cost_source();
+
+// For a probe. The Hockney line alpha + m beta through two one-way times, each clamped at 0 (noise may tilt it).
+Link fit_link(std::size_t small, double small_seconds, std::size_t large, double large_seconds);
+
+// Each link class not `measured` takes the figures of the nearest measured class on its side of the node's
+// boundary (inside the node, or between nodes), ties to the closer one; without one there, the nearest on the other
+// side. False, and `p` unchanged, when no class was measured.
+bool fill_unmeasured(CostParameters& p, const std::array<bool, static_cast<std::size_t>(LinkClass::kCount)>& measured);
 
 }  // namespace strata::coll

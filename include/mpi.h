@@ -721,7 +721,10 @@ STRATA_DECLARE_X(int, Request_get_algorithm, (MPI_Request request, char *name, i
  *                 "hierarchical 12.1 us, grouped (G=4) 15.0 us, binomial 20.4 us"; else empty;
  *   "groups"      for the grouped family, its number of groups G: the value of the info key strata_coll_groups
  *                 or of STRATA_COLL_GROUPS (a positive integer; other values make the collective fail with
- *                 MPI_ERR_ARG), else the cost model's choice, else round(sqrt(p)).
+ *                 MPI_ERR_ARG), else the cost model's choice, else round(sqrt(p));
+ *   "cost_parameters" where the model's figures come from: "built-in", "file PATH" (STRATA_COST_FILE) or "probe
+ *                 at MPI_Init" (STRATA_COST_PROBE=1: measured once per job between rank 0 and one rank of each
+ *                 link class it has, the same on every rank).
  * MPIX_Request_get_coll_info: for a persistent or active nonblocking collective request (errors as
  * MPIX_Request_get_algorithm's). MPIX_Comm_get_coll_info: local; what a call of `operation` (an info key suffix:
  * "bcast", "allreduce", ...; not the v and w variants) rooted at 0 with `bytes` per rank and block would run on

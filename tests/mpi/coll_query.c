@@ -4,7 +4,9 @@
  * - "cost model" answers list their candidates fastest first, the chosen one first; other answers list none;
  * - an info key strata_coll_<operation> on the communicator forces the choice and says so; strata_coll_groups
  *   fixes the grouped family's G;
- * - bad input is reported with the right error class.
+ * - bad input is reported with the right error class;
+ * - the model's figures come from where the job says (STRATA_COST_FILE, STRATA_COST_PROBE=1 or built in), and every
+ *   rank predicts the same times with them.
  * Run on simulated nodes (the model chooses there) and on one node (the rule table does). */
 #include "test_util.h"
 
@@ -53,11 +55,20 @@ static void check_candidates(const char *list, const char *chosen, int *groups) 
 }
 
 /* Every rank's answer for one call equals rank 0's. */
-static void check_same_everywhere(const char *algorithm) {
-  char root[MPI_MAX_OBJECT_NAME];
-  snprintf(root, sizeof root, "%s", algorithm);
-  CHECK_MPI(MPI_Bcast(root, MPI_MAX_OBJECT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD));
-  CHECK(strcmp(root, algorithm) == 0);
+static void check_same_everywhere(const char *answer) {
+  char root[2048];
+  snprintf(root, sizeof root, "%s", answer);
+  CHECK_MPI(MPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD));
+  CHECK(strcmp(root, answer) == 0);
+}
+
+/* Where the cost model's figures come from, as the job was launched: STRATA_COST_FILE, else STRATA_COST_PROBE=1,
+ * else the built-in ones. */
+static const char *expected_cost_source(char *buffer, size_t size) {
+  const char *file = getenv("STRATA_COST_FILE"), *probe = getenv("STRATA_COST_PROBE");
+  if (file && *file) snprintf(buffer, size, "file %s", file);
+  else snprintf(buffer, size, "%s", probe && strcmp(probe, "1") == 0 ? "probe at MPI_Init" : "built-in");
+  return buffer;
 }
 
 /* The algorithm a persistent call of `op` with `bytes` runs. */
@@ -103,9 +114,13 @@ static void check_answers(int expect_model) {
       get(info, "algorithm", algorithm, sizeof algorithm);
       get(info, "reason", reason, sizeof reason);
       get(info, "candidates", candidates, sizeof candidates);
+      char source[256], expected[256];
+      get(info, "cost_parameters", source, sizeof source);
+      CHECK(strcmp(source, expected_cost_source(expected, sizeof expected)) == 0);
       const int grouped = strcmp(algorithm, "grouped") == 0, reported_groups = grouped ? info_int(info, "groups") : 0;
       MPI_Info_free(&info);
       check_same_everywhere(algorithm);
+      check_same_everywhere(candidates); /* the predicted times too: every rank costs with the same figures */
       persistent_algorithm(operations[o], sizes[s], persistent);
       CHECK(strcmp(persistent, algorithm) == 0);
       const int model = strcmp(reason, "cost model") == 0;

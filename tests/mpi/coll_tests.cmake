@@ -114,6 +114,15 @@ foreach(program coll_all coll_nonblocking coll_persistent)
   list(TRANSFORM COLL_HIERARCHICAL PREPEND "-x;STRATA_COLL_" OUTPUT_VARIABLE forced)
   strata_scenario_test(${program} np7.shuffled.hierarchical NP 7 LAUNCH ${COLL_SHUFFLED} ${forced})
 endforeach()
+# The multi-leader allreduce forced on three nodes of 3, 2 and 2 ranks (so one rank of the first node carries no
+# slice), and on one shuffled node (a reduce-scatter and an allgather).
+foreach(program coll_all coll_nonblocking coll_persistent)
+  strata_scenario_test(${program} np7.nodes3.multi_leader NP 7
+                       LAUNCH --topology ${COLL_NODE} --nodes 3 --map-by node --bind-to core
+                              -x STRATA_COLL_ALLREDUCE=multi_leader)
+endforeach()
+strata_scenario_test(coll_all np7.shuffled.multi_leader NP 7
+                     LAUNCH ${COLL_SHUFFLED} -x STRATA_COLL_ALLREDUCE=multi_leader)
 # The distance-aware tree and ring forced on one shuffled node (the ring serves one node only), the distance-aware
 # tree across nodes, and the automatic choice on four nodes whose ranks are bound unevenly (to a core, a package,
 # three cores, one core shared by two ranks).
@@ -152,4 +161,8 @@ strata_mpi_test(coll_node_memory NP 6 NODES node)
 # ---- What runs and why (MPIX_Comm_get_coll_info, MPIX_Request_get_coll_info; Strata only) ----------------------
 strata_mpi_test(coll_query NP 3 ARGS rules)
 strata_scenario_test(coll_query np6.nodes2 NP 6 LAUNCH --topology ${COLL_NODE} --nodes 2 --map-by node --bind-to core
+                     ARGS model)
+# The cost model's figures probed at MPI_Init (api/cost_probe.cpp): rank 0 meets a rank of each link class.
+strata_scenario_test(coll_query np6.nodes2.probe NP 6
+                     LAUNCH --topology ${COLL_NODE} --nodes 2 --map-by node --bind-to core -x STRATA_COST_PROBE=1
                      ARGS model)

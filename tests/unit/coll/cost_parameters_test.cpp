@@ -199,4 +199,69 @@ TEST(CostParameters, TheEnvironmentPicksTheFile) {
                                 ":8: gamma given again (first on line 7); using the built-in cost parameters\n");
 }
 
+// The probe's line: alpha + m beta through two one-way times, never negative.
+TEST(CostParameters, FitLinkThroughTwoTimes) {
+  const Link l = fit_link(8, 2e-6 + 8 * 1e-10, 1 << 20, 2e-6 + (1 << 20) * 1e-10);
+  EXPECT_NEAR(l.alpha, 2e-6, 1e-15);
+  EXPECT_NEAR(l.beta, 1e-10, 1e-20);
+  const Link falling = fit_link(8, 5e-6, 1 << 20, 4e-6);  // noise: the large message faster
+  EXPECT_EQ(falling.beta, 0);
+  EXPECT_EQ(falling.alpha, 5e-6);
+  const Link steep = fit_link(8, 1e-9, 1 << 20, 1.0);  // a line through 0 below 8 bytes
+  EXPECT_EQ(steep.alpha, 0);
+}
+
+// Classes the probe could not measure take the nearest measured one on their side of the node's boundary.
+TEST(CostParameters, UnmeasuredClassesTakeTheNearestOnTheirSide) {
+  auto with_alpha = [](std::initializer_list<std::pair<LinkClass, double>> measured,
+                       std::array<bool, static_cast<std::size_t>(LinkClass::kCount)>& mask) {
+    CostParameters p;
+    mask.fill(false);
+    for (auto [c, alpha] : measured) {
+      p.links[static_cast<std::size_t>(c)] = {alpha, alpha / 10};
+      mask[static_cast<std::size_t>(c)] = true;
+    }
+    return p;
+  };
+  auto alpha = [](const CostParameters& p, LinkClass c) { return p.link(c).alpha; };
+  std::array<bool, static_cast<std::size_t>(LinkClass::kCount)> mask;
+
+  // Same node and other nodes measured: the caches and the package take the node's, switch and rack other_node's
+  // (the switch is as near the node as other_node in the list, but across the boundary).
+  CostParameters p = with_alpha({{LinkClass::kSameNode, 1}, {LinkClass::kOtherNode, 9}}, mask);
+  ASSERT_TRUE(fill_unmeasured(p, mask));
+  for (LinkClass c : {LinkClass::kSameCache, LinkClass::kSamePackage, LinkClass::kSameNode}) EXPECT_EQ(alpha(p, c), 1);
+  for (LinkClass c : {LinkClass::kSameSwitch, LinkClass::kSameRack, LinkClass::kOtherNode}) EXPECT_EQ(alpha(p, c), 9);
+  EXPECT_EQ(p.link(LinkClass::kSameRack).beta, 0.9);
+
+  // A tie inside the node goes to the closer class.
+  p = with_alpha({{LinkClass::kSameCache, 1}, {LinkClass::kSameNode, 3}, {LinkClass::kSameRack, 8}}, mask);
+  ASSERT_TRUE(fill_unmeasured(p, mask));
+  EXPECT_EQ(alpha(p, LinkClass::kSamePackage), 1);
+  EXPECT_EQ(alpha(p, LinkClass::kSameSwitch), 8);
+  EXPECT_EQ(alpha(p, LinkClass::kOtherNode), 8);
+
+  // One node only: the network classes take the nearest class inside it.
+  p = with_alpha({{LinkClass::kSamePackage, 2}}, mask);
+  ASSERT_TRUE(fill_unmeasured(p, mask));
+  for (int c = 0; c < static_cast<int>(LinkClass::kCount); ++c) EXPECT_EQ(alpha(p, static_cast<LinkClass>(c)), 2);
+
+  // Nothing measured: refused, unchanged.
+  p = with_alpha({}, mask);
+  p.links[0].alpha = 7;
+  EXPECT_FALSE(fill_unmeasured(p, mask));
+  EXPECT_EQ(p.links[0].alpha, 7);
+}
+
+// The job's figures are fixed at their first use: a probe's come too late after it.
+TEST(CostParameters, TheJobsFiguresAreFixedAtFirstUse) {
+  const CostParameters& job = job_cost_parameters();
+  const std::string source = job_cost_source();
+  CostParameters other = job;
+  other.gamma += 1;
+  EXPECT_FALSE(set_job_cost_parameters(other, "a probe too late"));
+  EXPECT_EQ(job_cost_source(), source);
+  EXPECT_EQ(job_cost_parameters().gamma, job.gamma);
+}
+
 }  // namespace
