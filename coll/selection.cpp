@@ -83,7 +83,10 @@ constexpr int kMostRanksCosted = 128;
 //   reduce     6.0 / 5.6,  4.7 / 6.5    213 / 249, 206 / 343     1447 / 1591, 1591 / 1630
 //   allreduce  117 / 126,  121 / 155    594 / 320, 306 / 602     4275 / 2431, 3739 / 2868
 //   allgather  128 / 151,  135 / 143    704 / 840, 779 / 984     13957 / 8673, 15044 / 7615
-// (8 ranks on 2 cores: runs differ by 30% and more.)
+// (8 ranks on 2 cores: runs differ by 30% and more.) The multi-leader allreduce (2026-11-23, two runs of 2 and 3
+// rounds): 1 MiB 3105 / 3831 in block order (hierarchical 3303 / 2572, best flat 3154 / 3383), 3253 / 5395 with
+// ranks scattered (hierarchical 4932 / 7856, best flat 3457 / 3323); at 8 B it loses (179 / 183, hierarchical 95 /
+// 116), which the model, whose node-memory alpha is fitted to loops on one node, does not see.
 // Costing builds every rank's schedule for every candidate (the distance-aware tree alone is O(p^2 log p) per rank),
 // so beyond kMostRanksCosted ranks these measured rules choose instead.
 constexpr Rule kRules[] = {
