@@ -143,11 +143,15 @@ std::optional<coll::CostParameters> measure(MPI_Comm comm, const std::array<int,
 
 void probe_cost_parameters(const comm::Communicator& world) {
   const char* asked = std::getenv("STRATA_COST_PROBE");
-  if (asked == nullptr || std::strcmp(asked, "1") != 0) return;
+  if (asked == nullptr || *asked == '\0' || std::strcmp(asked, "0") == 0) return;
   const char* file = std::getenv("STRATA_COST_FILE");
   int me = 0, size = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &me);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (std::strcmp(asked, "1") != 0) {
+    if (me == 0) std::cerr << "strata: STRATA_COST_PROBE=" << asked << " is neither 0 nor 1; no probe\n";
+    return;
+  }
   if (file != nullptr && *file != '\0') {  // decided alike on every rank: the launcher gives all the same
     if (me == 0) std::cerr << "strata: STRATA_COST_FILE is set, so STRATA_COST_PROBE is ignored\n";
     return;
