@@ -166,3 +166,11 @@ strata_scenario_test(coll_query np6.nodes2 NP 6 LAUNCH --topology ${COLL_NODE} -
 strata_scenario_test(coll_query np6.nodes2.probe NP 6
                      LAUNCH --topology ${COLL_NODE} --nodes 2 --map-by node --bind-to core -x STRATA_COST_PROBE=1
                      ARGS model)
+# A value other than 0 or 1 is named in a warning, and the job goes on with the built-in figures (coll_query checks
+# the source it reports).
+set(bad_probe "$<TARGET_FILE:mpiexec>|-n|2|-x|STRATA_COST_PROBE=yes|$<TARGET_FILE:coll_query>|rules")
+add_test(NAME mpi.coll_query.np2.probe_bad_value
+         COMMAND ${CMAKE_COMMAND} "-DCMD=${bad_probe}" -DEXPECT_SUCCESS=1
+                 "-DEXPECT_REGEX=strata: STRATA_COST_PROBE=yes is neither 0 nor 1. no probe"
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/run_expect_failure.cmake)
+set_tests_properties(mpi.coll_query.np2.probe_bad_value PROPERTIES LABELS mpi TIMEOUT 180 PROCESSORS 2)
