@@ -22,6 +22,7 @@ runtime::Info describe(const coll::Choice& choice) {
   info.set("candidates", coll::describe(choice.candidates, choice.candidates.size()));
   if (choice.groups > 0) info.set("groups", std::to_string(choice.groups));
   info.set("cost_parameters", coll::job_cost_source());
+  info.set("cores_per_node", std::to_string(coll::job_cost_parameters().cores_per_node));
   return info;
 }
 

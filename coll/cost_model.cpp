@@ -91,9 +91,9 @@ class Simulation {
         return;
       }
       case Kind::kPublish: {  // one copy into the node segment, on the writer's way out
-        const double begin = std::max(e.time, s.send_free);
         const Link& link = parameters_.node_memory;
-        s.send_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
+        const double duration = link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
+        s.send_free = on_processor(e.rank, std::max(e.time, s.send_free), duration) + duration;
         finish(e.rank, e.vertex, s.send_free);
         Block& block = blocks_[{e.rank, v.tag, v.group}];
         block.published.push_back({s.send_free, static_cast<int>(v.group.size())});
@@ -107,8 +107,8 @@ class Simulation {
         return;
       }
       case Kind::kReduce: {
-        const double begin = std::max(e.time, s.cpu_free);
-        s.cpu_free = begin + static_cast<double>(bytes(v.a)) * parameters_.gamma;
+        const double duration = static_cast<double>(bytes(v.a)) * parameters_.gamma;
+        s.cpu_free = on_processor(e.rank, std::max(e.time, s.cpu_free), duration) + duration;
         finish(e.rank, e.vertex, s.cpu_free);
         return;
       }
@@ -145,7 +145,8 @@ class Simulation {
       node_in = &node_port(node_of_(recv.rank)).recv_free;
       begin = std::max({begin, *node_out, *node_in});
     }
-    const double end = begin + link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
+    const double duration = link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
+    const double end = on_processor(recv.rank, begin, duration) + duration;
     from.send_free = to.recv_free = end;
     if (node_out != nullptr) *node_out = *node_in = end;
     finish(send.rank, send.vertex, end);
@@ -170,10 +171,23 @@ class Simulation {
       const double begin = std::max({read.time, block.published.front().first, s.recv_free});
       // A reducing read (v.op) also reduces what it takes.
       const double gamma = v.op != nullptr ? parameters_.gamma : 0.0;
-      s.recv_free = begin + link.alpha + static_cast<double>(bytes(v.a)) * (link.beta + gamma);
+      const double duration = link.alpha + static_cast<double>(bytes(v.a)) * (link.beta + gamma);
+      s.recv_free = on_processor(read.rank, begin, duration) + duration;
       finish(read.rank, read.vertex, s.recv_free);
       if (--block.published.front().second == 0) block.published.pop_front();
     }
+  }
+
+  // When `rank`'s work from `begin` on, lasting `duration`, can start: at once without cores_per_node, else on its
+  // node's earliest free processor, which it then holds.
+  double on_processor(int rank, double begin, double duration) {
+    if (parameters_.cores_per_node <= 0 || !node_of_) return begin;
+    std::vector<double>& free_at = processors_[node_of_(rank)];
+    if (free_at.empty()) free_at.assign(static_cast<std::size_t>(parameters_.cores_per_node), 0.0);
+    const auto earliest = std::min_element(free_at.begin(), free_at.end());
+    begin = std::max(begin, *earliest);
+    *earliest = begin + duration;
+    return begin;
   }
 
   void finish(int rank, VertexId id, double time) {
@@ -194,6 +208,7 @@ class Simulation {
   const std::function<LinkClass(int, int)>& link_of_;
   const std::function<int(int)>& node_of_;
   std::map<int, Port> node_ports_;
+  std::map<int, std::vector<double>> processors_;  // by node: when each of its processors is next free
   std::vector<Schedule> schedules_;
   std::vector<State> state_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;

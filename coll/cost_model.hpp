@@ -8,6 +8,11 @@
 // makes two), the publish on the writer's send port, each read on its reader's receive port once the block is
 // written (a reducing read adds bytes * gamma). A reduce takes bytes * gamma of its rank's processor; copies and
 // callbacks take no time. The prediction is the time the last vertex finishes.
+//
+// Where a node's ranks outnumber its processors (cores_per_node), they also queue for those: each transfer takes
+// one of the receiving node's processors for its duration, and each publish, read and reduce one of its own node's,
+// the earliest free. Without it an oversubscribed machine looks as parallel as its ranks, and an algorithm of many
+// messages (a scatter-allgather bcast: 63 at 8 ranks where binomial sends 7) looks cheaper than it runs.
 #pragma once
 #include <array>
 #include <functional>
@@ -39,6 +44,7 @@ struct CostParameters {
   std::array<Link, static_cast<std::size_t>(LinkClass::kCount)> links{};
   double gamma = 0;  // seconds per byte reduced
   Link node_memory;  // one copy into or out of the node's shared memory (a publish, a read)
+  int cores_per_node = 0;  // the processors each node's ranks share; 0: one per rank (none waits for another)
 
   const Link& link(LinkClass c) const { return links[static_cast<std::size_t>(c)]; }
   // The same link everywhere, or one inside nodes and another between them.
@@ -50,7 +56,7 @@ struct CostParameters {
 // `node_of(rank)`, when given, makes each node's network port single too: a node sends one message and receives
 // one at a time over links between nodes (between_nodes), whichever of its ranks they belong to (the ranks of a
 // node share its network interface, so a flat algorithm whose ranks all talk across nodes at once queues there).
-// Returns the predicted seconds, or a negative value when the schedules cannot complete (a receive without a send).
+// cores_per_node counts only with `node_of`. Returns the predicted seconds, or a negative value when the schedules cannot complete (a receive without a send).
 double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
                const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of = {});
 

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <vector>
 
+#include "runtime/bootstrap.hpp"
+
 namespace strata::coll {
 namespace {
 
@@ -19,10 +21,12 @@ constexpr int kErrOther = 16;  // MPI_ERR_OTHER: the file cannot be read
 
 constexpr auto kClasses = static_cast<std::size_t>(LinkClass::kCount);
 constexpr std::size_t kGamma = kClasses;  // the entry after the link classes
-constexpr std::size_t kNodeMemory = kGamma + 1;  // and the last
+constexpr std::size_t kNodeMemory = kGamma + 1;
+constexpr std::size_t kCores = kNodeMemory + 1;  // and the last
 constexpr double kMicro = 1e-6, kNano = 1e-9;
 
 const char* entry_name(std::size_t entry) {
+  if (entry == kCores) return "cores_per_node";
   if (entry == kNodeMemory) return "node_memory";
   return entry == kGamma ? "gamma" : link_class_name(static_cast<LinkClass>(entry));
 }
@@ -45,10 +49,10 @@ bool parse_value(const std::string& token, double& value, std::string& why) {
   return false;
 }
 
-// The network levels' and node memory's lines, which older files lack (cost_parameters.hpp).
+// The network levels', node memory's and processors' lines, which older files lack (cost_parameters.hpp).
 bool optional(std::size_t entry) {
   return entry == static_cast<std::size_t>(LinkClass::kSameSwitch) ||
-         entry == static_cast<std::size_t>(LinkClass::kSameRack) || entry == kNodeMemory;
+         entry == static_cast<std::size_t>(LinkClass::kSameRack) || entry == kNodeMemory || entry == kCores;
 }
 
 // The figures of the defaults below, in the file's units.
@@ -78,7 +82,7 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
   std::ifstream in(path);
   if (!in) return error(kErrOther, "cannot open cost file " + path);
   CostParameters read;
-  int first_line[kNodeMemory + 1] = {};  // where each entry was given, 0: not yet
+  int first_line[kCores + 1] = {};  // where each entry was given, 0: not yet
   int number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
@@ -86,17 +90,17 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
     if (tokens.empty()) continue;
     const std::string where = path + ":" + std::to_string(number) + ": ";
     std::size_t entry = 0;
-    while (entry <= kNodeMemory && tokens[0] != entry_name(entry)) ++entry;
-    if (entry > kNodeMemory)
+    while (entry <= kCores && tokens[0] != entry_name(entry)) ++entry;
+    if (entry > kCores)
       return error(kErrArg, where + "unknown entry \"" + tokens[0] +
                                 "\" (expected same_cache, same_package, same_node, same_switch, same_rack, " +
-                                "other_node, gamma or node_memory)");
+                                "other_node, gamma, node_memory or cores_per_node)");
     if (first_line[entry] != 0)
       return error(kErrArg, where + tokens[0] + " given again (first on line " + std::to_string(first_line[entry]) +
                                 ")");
     first_line[entry] = number;
-    const std::size_t wanted = entry == kGamma ? 1 : 2;
-    const char* units = entry == kGamma ? "ns_per_byte" : "alpha_us beta_ns_per_byte";
+    const std::size_t wanted = entry == kGamma || entry == kCores ? 1 : 2;
+    const char* units = entry == kGamma ? "ns_per_byte" : entry == kCores ? "count" : "alpha_us beta_ns_per_byte";
     if (tokens.size() - 1 < wanted)
       return error(kErrArg, where + tokens[0] + " needs " + std::to_string(wanted) + " value(s) (" + units +
                                 "), got " + std::to_string(tokens.size() - 1));
@@ -108,12 +112,15 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
       if (!parse_value(tokens[v + 1], values[v], why))
         return error(kErrArg, where + "\"" + tokens[v + 1] + "\" " + why);
     }
-    if (entry == kGamma) read.gamma = values[0] * kNano;
+    if (entry == kCores && (values[0] != std::floor(values[0]) || values[0] > 1e6))
+      return error(kErrArg, where + "\"" + tokens[1] + "\" is not a count of processors");
+    if (entry == kCores) read.cores_per_node = static_cast<int>(values[0]);
+    else if (entry == kGamma) read.gamma = values[0] * kNano;
     else if (entry == kNodeMemory) read.node_memory = {values[0] * kMicro, values[1] * kNano};
     else read.links[entry] = {values[0] * kMicro, values[1] * kNano};
   }
   if (in.bad()) return error(kErrOther, "cannot read cost file " + path);
-  for (std::size_t entry = 0; entry <= kNodeMemory; ++entry)
+  for (std::size_t entry = 0; entry <= kCores; ++entry)
     if (first_line[entry] == 0 && !optional(entry)) return error(kErrArg, path + ": no line for " + entry_name(entry));
   if (first_line[kNodeMemory] == 0) read.node_memory = default_cost_parameters().node_memory;
   for (LinkClass c : {LinkClass::kSameSwitch, LinkClass::kSameRack})
@@ -134,7 +141,8 @@ std::string format_cost_parameters(const CostParameters& p) {
   std::snprintf(line, sizeof line, "gamma %.6g\n", p.gamma / kNano);
   out += line;
   std::snprintf(line, sizeof line, "node_memory %.6g %.6g\n", p.node_memory.alpha / kMicro, p.node_memory.beta / kNano);
-  return out + line;
+  out += line;
+  return out + "cores_per_node " + std::to_string(p.cores_per_node) + "\n";
 }
 
 // Measured by bench/run-probe (bench/probe.c, 16 ranks on 2 simulated nodes of "pack:2 [numa] l3:2 core:2 pu:1",
@@ -192,18 +200,32 @@ JobParameters& job() {
   return j;
 }
 
+// The processors each node's ranks share, as the launcher registered them for the whole job (every rank reads the
+// same figure, so all cost alike); 0 when it did not.
+int launcher_cores_per_node() {
+  const std::optional<std::string> text = runtime::launcher_job_string(runtime::kNodeCpusKey);
+  int cores = 0;
+  if (!text || std::from_chars(text->data(), text->data() + text->size(), cores).ec != std::errc()) return 0;
+  return std::max(cores, 0);
+}
+
 }  // namespace
 
 const CostParameters& job_cost_parameters() {
   static const CostParameters fixed = [] {
     JobParameters& j = job();
     j.fixed = true;
-    if (j.set) return *j.set;
-    const char* file = std::getenv("STRATA_COST_FILE");
-    std::ostringstream warnings;
-    CostParameters p = cost_parameters_from(file, warnings);
-    if (file != nullptr && *file != '\0') j.source = warnings.str().empty() ? "file " + std::string(file) : "built-in";
-    std::cerr << warnings.str();
+    CostParameters p;
+    if (j.set) {
+      p = *j.set;
+    } else {
+      const char* file = std::getenv("STRATA_COST_FILE");
+      std::ostringstream warnings;
+      p = cost_parameters_from(file, warnings);
+      if (file != nullptr && *file != '\0') j.source = warnings.str().empty() ? "file " + std::string(file) : "built-in";
+      std::cerr << warnings.str();
+    }
+    if (p.cores_per_node == 0) p.cores_per_node = launcher_cores_per_node();
     return p;
   }();
   return fixed;

@@ -10,11 +10,14 @@
 //   other_node   alpha_us beta_ns_per_byte
 //   gamma        ns_per_byte
 //   node_memory  alpha_us beta_ns_per_byte   (optional: one copy into or out of the node's shared memory)
+//   cores_per_node count                     (optional: the processors a node's ranks share; 0 or none: one per
+//                                             rank, unless the launcher says (runtime::kNodeCpusKey))
 //
 // Every line must be there once, with finite non-negative numbers; a file that says less is refused rather than
 // completed with guesses. The exceptions are the lines added after files were written without them: a missing
 // same_switch or same_rack (topo/levels.hpp: Rack, Switch) takes other_node's figures, which is what every link
-// between nodes cost before the model told them apart, and a missing node_memory the built-in one.
+// between nodes cost before the model told them apart, a missing node_memory the built-in one, and a missing
+// cores_per_node 0.
 //
 // The job's parameters are fixed once: STRATA_COST_FILE if set; else, with STRATA_COST_PROBE=1, those a short probe
 // measures at MPI_Init (api/cost_probe.cpp); else the defaults measured on the development machine

@@ -6,8 +6,13 @@
  *   fixes the grouped family's G;
  * - bad input is reported with the right error class;
  * - the model's figures come from where the job says (STRATA_COST_FILE, STRATA_COST_PROBE=1 or built in), and every
- *   rank predicts the same times with them.
+ *   rank predicts the same times with them;
+ * - the processors it lets each node's ranks share are the cost file's cores_per_node, else the processors this
+ *   process may run on divided among the job's nodes (Strata's mpiexec: simulated nodes share one host).
  * Run on simulated nodes (the model chooses there) and on one node (the rule table does). */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include <sched.h>
+
 #include "test_util.h"
 
 static const char *const operations[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "gather"};
@@ -71,6 +76,31 @@ static const char *expected_cost_source(char *buffer, size_t size) {
   return buffer;
 }
 
+/* The cores_per_node a job's model uses, found without Strata: the cost file's line if it has one, else the CPUs
+ * this (unbound) process may use divided among the nodes that host ranks, at least 1. */
+static int expected_cores_per_node(void) {
+  const char *file = getenv("STRATA_COST_FILE");
+  FILE *f = file && *file ? fopen(file, "r") : NULL;
+  int cores = 0;
+  if (f) {
+    char line[256];
+    while (fgets(line, sizeof line, f)) sscanf(line, " cores_per_node %d", &cores);
+    fclose(f);
+  }
+  if (cores > 0) return cores;
+  MPI_Comm node;
+  int node_rank, nodes, leads;
+  CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  MPI_Comm_rank(node, &node_rank);
+  leads = node_rank == 0;
+  CHECK_MPI(MPI_Allreduce(&leads, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+  MPI_Comm_free(&node);
+  cpu_set_t allowed;
+  CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+  cores = CPU_COUNT(&allowed) / nodes;
+  return cores > 0 ? cores : 1;
+}
+
 /* The algorithm a persistent call of `op` with `bytes` runs. */
 static void persistent_algorithm(const char *op, MPI_Count bytes, char *name) {
   int size, len;
@@ -106,6 +136,7 @@ static void persistent_algorithm(const char *op, MPI_Count bytes, char *name) {
 }
 
 static void check_answers(int expect_model) {
+  const int cores_per_node = expected_cores_per_node();
   for (size_t o = 0; o < sizeof operations / sizeof *operations; ++o)
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s) {
       MPI_Info info;
@@ -117,6 +148,7 @@ static void check_answers(int expect_model) {
       char source[256], expected[256];
       get(info, "cost_parameters", source, sizeof source);
       CHECK(strcmp(source, expected_cost_source(expected, sizeof expected)) == 0);
+      CHECK(info_int(info, "cores_per_node") == cores_per_node);
       const int grouped = strcmp(algorithm, "grouped") == 0, reported_groups = grouped ? info_int(info, "groups") : 0;
       MPI_Info_free(&info);
       check_same_everywhere(algorithm);

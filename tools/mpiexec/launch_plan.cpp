@@ -1,14 +1,32 @@
 #include "tools/mpiexec/launch_plan.hpp"
 
+#include <sched.h>
+
+#include <algorithm>
+
 #include "tools/mpiexec/binding.hpp"
 #include "tools/mpiexec/binding_report.hpp"
 #include "tools/mpiexec/node_machine.hpp"
 
 namespace strata::mpiexec {
+namespace {
+
+// The real processors this launch may run on (its affinity), shared evenly by the nodes that host ranks: simulated
+// nodes all run on this host. 0 when the affinity cannot be read.
+int node_cpus(const Placement& placement) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return 0;
+  const auto nodes = static_cast<int>(std::max<std::size_t>(placement.node_names.size(), 1));
+  return std::max(CPU_COUNT(&allowed) / nodes, 1);
+}
+
+}  // namespace
 
 LaunchPlan plan_launch(const Options& options, const std::string& real_hostname) {
   LaunchPlan plan;
   plan.placement = place_ranks(options.nprocs, options.nodes, options.map_by, real_hostname);
+  plan.hardware.node_cpus = node_cpus(plan.placement);
   topo::Network network;
   if (!options.network.empty()) {
     std::string why;  // options.cpp has checked that the network fits

@@ -39,6 +39,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "runtime/bootstrap.hpp"
 #include "topo/network.hpp"
 
 namespace strata::mpiexec {
@@ -83,6 +84,7 @@ InfoArray job_map_info(const Placement& placement, const PublishedHardware& hard
   if (!hardware.topology_xml.empty()) job.add(PMIX_HWLOC_XML_V2, hardware.topology_xml);
   if (!hardware.rack_groups.empty()) job.add(PMIX_FABRIC_GROUPS, hardware.rack_groups);
   if (!hardware.switch_groups.empty()) job.add(topo::kSwitchGroupsKey, hardware.switch_groups);
+  if (hardware.node_cpus > 0) job.add(runtime::kNodeCpusKey, std::to_string(hardware.node_cpus));
 
   for (std::uint32_t n = 0; n < nnodes; ++n) {
     const auto& ranks = placement.ranks_on_node[n];

@@ -146,6 +146,35 @@ TEST(CostModel, NodesShareTheirNetworkPort) {
               network.alpha + m * network.beta + node.alpha + 2 * m * node.beta, 1e-12);
 }
 
+// Four ranks of one node exchange in a recursive-doubling allgather: two steps of four transfers at once. With
+// fewer processors than ranks the transfers queue for them (each takes one of the receiving node's), so one
+// processor runs the eight one after another and two run them two by two; without a node map nothing queues.
+TEST(CostModel, RanksQueueForTheirNodesProcessors) {
+  const Algorithm* a = find_algorithm(Operation::kAllgather, "recursive_doubling");
+  ASSERT_NE(a, nullptr);
+  static char in[4096], out[4 * 4096];
+  const std::size_t m = sizeof in;
+  auto build = [&](int rank, Schedule& s) {
+    Args args;
+    args.rank = rank;
+    args.size = 4;
+    args.sendbuf = in;
+    args.recvbuf = out;
+    args.sendcount = args.recvcount = m;
+    args.sendtype = args.recvtype = datatype::predefined(datatype::kByte);
+    a->build(args, s);
+  };
+  auto one_node = [](int) { return 0; };
+  const double first = kAlpha + m * kBeta, second = kAlpha + 2 * m * kBeta;  // the two steps' transfers
+  for (int cores : {0, 1, 2, 4, 8}) {
+    CostParameters p = kOneNode;
+    p.cores_per_node = cores;
+    const int rounds = cores == 0 ? 1 : (4 + cores - 1) / cores;  // transfers per step, side by side by `cores`
+    EXPECT_NEAR(predict(4, build, p, kAllClose, one_node), rounds * (first + second), 1e-12) << cores;
+    EXPECT_NEAR(predict(4, build, p, kAllClose), first + second, 1e-12) << cores;
+  }
+}
+
 }  // namespace
 
 // The shared-memory bcast is one copy in and one copy out per reader, each half a message's beta: the readers take a
