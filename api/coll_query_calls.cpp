@@ -1,5 +1,6 @@
 // What a collective runs, and why (formats documented in mpi.h): MPIX_Request_get_algorithm and
 // MPIX_Request_get_coll_info for a collective request, MPIX_Comm_get_coll_info for a call a communicator would make.
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -22,7 +23,9 @@ runtime::Info describe(const coll::Choice& choice) {
   info.set("candidates", coll::describe(choice.candidates, choice.candidates.size()));
   if (choice.groups > 0) info.set("groups", std::to_string(choice.groups));
   info.set("cost_parameters", coll::job_cost_source());
-  info.set("cores_per_node", std::to_string(coll::job_cost_parameters().cores_per_node));
+  char cores[32];
+  std::snprintf(cores, sizeof cores, "%g", coll::job_cost_parameters().cores_per_node);
+  info.set("cores_per_node", cores);
   return info;
 }
 

@@ -1,6 +1,7 @@
 #include "coll/cost_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <map>
 #include <queue>
@@ -93,7 +94,7 @@ class Simulation {
       case Kind::kPublish: {  // one copy into the node segment, on the writer's way out
         const Link& link = parameters_.node_memory;
         const double duration = link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
-        s.send_free = on_processor(e.rank, std::max(e.time, s.send_free), duration) + duration;
+        s.send_free = on_processor(e.rank, std::max(e.time, s.send_free), duration);
         finish(e.rank, e.vertex, s.send_free);
         Block& block = blocks_[{e.rank, v.tag, v.group}];
         block.published.push_back({s.send_free, static_cast<int>(v.group.size())});
@@ -108,7 +109,7 @@ class Simulation {
       }
       case Kind::kReduce: {
         const double duration = static_cast<double>(bytes(v.a)) * parameters_.gamma;
-        s.cpu_free = on_processor(e.rank, std::max(e.time, s.cpu_free), duration) + duration;
+        s.cpu_free = on_processor(e.rank, std::max(e.time, s.cpu_free), duration);
         finish(e.rank, e.vertex, s.cpu_free);
         return;
       }
@@ -146,7 +147,7 @@ class Simulation {
       begin = std::max({begin, *node_out, *node_in});
     }
     const double duration = link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
-    const double end = on_processor(recv.rank, begin, duration) + duration;
+    const double end = on_processor(recv.rank, begin, duration);
     from.send_free = to.recv_free = end;
     if (node_out != nullptr) *node_out = *node_in = end;
     finish(send.rank, send.vertex, end);
@@ -172,22 +173,23 @@ class Simulation {
       // A reducing read (v.op) also reduces what it takes.
       const double gamma = v.op != nullptr ? parameters_.gamma : 0.0;
       const double duration = link.alpha + static_cast<double>(bytes(v.a)) * (link.beta + gamma);
-      s.recv_free = on_processor(read.rank, begin, duration) + duration;
+      s.recv_free = on_processor(read.rank, begin, duration);
       finish(read.rank, read.vertex, s.recv_free);
       if (--block.published.front().second == 0) block.published.pop_front();
     }
   }
 
-  // When `rank`'s work from `begin` on, lasting `duration`, can start: at once without cores_per_node, else on its
-  // node's earliest free processor, which it then holds.
+  // When `rank`'s work, ready at `begin` and lasting `duration` on a processor of its own, ends: at once without
+  // cores_per_node, else on its node's earliest free processor, which it holds until then.
   double on_processor(int rank, double begin, double duration) {
-    if (parameters_.cores_per_node <= 0 || !node_of_) return begin;
+    const double cores = parameters_.cores_per_node;
+    if (cores <= 0 || !node_of_) return begin + duration;
+    const double count = std::ceil(cores);
     std::vector<double>& free_at = processors_[node_of_(rank)];
-    if (free_at.empty()) free_at.assign(static_cast<std::size_t>(parameters_.cores_per_node), 0.0);
+    if (free_at.empty()) free_at.assign(static_cast<std::size_t>(count), 0.0);
     const auto earliest = std::min_element(free_at.begin(), free_at.end());
-    begin = std::max(begin, *earliest);
-    *earliest = begin + duration;
-    return begin;
+    *earliest = std::max(begin, *earliest) + duration * count / cores;  // each of them cores / count as fast
+    return *earliest;
   }
 
   void finish(int rank, VertexId id, double time) {

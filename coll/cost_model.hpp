@@ -11,7 +11,8 @@
 //
 // Where a node's ranks outnumber its processors (cores_per_node), they also queue for those: each transfer takes
 // one of the receiving node's processors for its duration, and each publish, read and reduce one of its own node's,
-// the earliest free. Without it an oversubscribed machine looks as parallel as its ranks, and an algorithm of many
+// the earliest free. A fractional count (simulated nodes sharing a host: 2 processors for 4 nodes is 0.5 each) is
+// that many processors rounded up, each as much slower: 0.5 is one processor at half speed. Without it an oversubscribed machine looks as parallel as its ranks, and an algorithm of many
 // messages (a scatter-allgather bcast: 63 at 8 ranks where binomial sends 7) looks cheaper than it runs.
 #pragma once
 #include <array>
@@ -44,7 +45,7 @@ struct CostParameters {
   std::array<Link, static_cast<std::size_t>(LinkClass::kCount)> links{};
   double gamma = 0;  // seconds per byte reduced
   Link node_memory;  // one copy into or out of the node's shared memory (a publish, a read)
-  int cores_per_node = 0;  // the processors each node's ranks share; 0: one per rank (none waits for another)
+  double cores_per_node = 0;  // the processors each node's ranks share; 0: one per rank (none waits for another)
 
   const Link& link(LinkClass c) const { return links[static_cast<std::size_t>(c)]; }
   // The same link everywhere, or one inside nodes and another between them.

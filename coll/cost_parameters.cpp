@@ -100,7 +100,7 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
                                 ")");
     first_line[entry] = number;
     const std::size_t wanted = entry == kGamma || entry == kCores ? 1 : 2;
-    const char* units = entry == kGamma ? "ns_per_byte" : entry == kCores ? "count" : "alpha_us beta_ns_per_byte";
+    const char* units = entry == kGamma ? "ns_per_byte" : entry == kCores ? "processors" : "alpha_us beta_ns_per_byte";
     if (tokens.size() - 1 < wanted)
       return error(kErrArg, where + tokens[0] + " needs " + std::to_string(wanted) + " value(s) (" + units +
                                 "), got " + std::to_string(tokens.size() - 1));
@@ -112,9 +112,7 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
       if (!parse_value(tokens[v + 1], values[v], why))
         return error(kErrArg, where + "\"" + tokens[v + 1] + "\" " + why);
     }
-    if (entry == kCores && (values[0] != std::floor(values[0]) || values[0] > 1e6))
-      return error(kErrArg, where + "\"" + tokens[1] + "\" is not a count of processors");
-    if (entry == kCores) read.cores_per_node = static_cast<int>(values[0]);
+    if (entry == kCores) read.cores_per_node = values[0];
     else if (entry == kGamma) read.gamma = values[0] * kNano;
     else if (entry == kNodeMemory) read.node_memory = {values[0] * kMicro, values[1] * kNano};
     else read.links[entry] = {values[0] * kMicro, values[1] * kNano};
@@ -142,7 +140,8 @@ std::string format_cost_parameters(const CostParameters& p) {
   out += line;
   std::snprintf(line, sizeof line, "node_memory %.6g %.6g\n", p.node_memory.alpha / kMicro, p.node_memory.beta / kNano);
   out += line;
-  return out + "cores_per_node " + std::to_string(p.cores_per_node) + "\n";
+  std::snprintf(line, sizeof line, "cores_per_node %.6g\n", p.cores_per_node);
+  return out + line;
 }
 
 // Measured by bench/run-probe (bench/probe.c, 16 ranks on 2 simulated nodes of "pack:2 [numa] l3:2 core:2 pu:1",
@@ -202,11 +201,11 @@ JobParameters& job() {
 
 // The processors each node's ranks share, as the launcher registered them for the whole job (every rank reads the
 // same figure, so all cost alike); 0 when it did not.
-int launcher_cores_per_node() {
+double launcher_cores_per_node() {
   const std::optional<std::string> text = runtime::launcher_job_string(runtime::kNodeCpusKey);
-  int cores = 0;
-  if (!text || std::from_chars(text->data(), text->data() + text->size(), cores).ec != std::errc()) return 0;
-  return std::max(cores, 0);
+  double cores = 0;
+  std::string why;
+  return text && parse_value(*text, cores, why) ? cores : 0;
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 //   other_node   alpha_us beta_ns_per_byte
 //   gamma        ns_per_byte
 //   node_memory  alpha_us beta_ns_per_byte   (optional: one copy into or out of the node's shared memory)
-//   cores_per_node count                     (optional: the processors a node's ranks share; 0 or none: one per
-//                                             rank, unless the launcher says (runtime::kNodeCpusKey))
+//   cores_per_node processors                (optional: the processors a node's ranks share, may be fractional;
+//                                             0 or none: one per rank, unless the launcher says (runtime::kNodeCpusKey))
 //
 // Every line must be there once, with finite non-negative numbers; a file that says less is refused rather than
 // completed with guesses. The exceptions are the lines added after files were written without them: a missing

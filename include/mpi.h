@@ -727,7 +727,8 @@ STRATA_DECLARE_X(int, Request_get_algorithm, (MPI_Request request, char *name, i
  *                 link class it has, the same on every rank);
  *   "cores_per_node" the processors the model lets each node's ranks share: a cost file's cores_per_node line,
  *                 else what Strata's mpiexec says (the real processors the job may use, divided among the nodes
- *                 that host ranks: simulated nodes share one host), else "0": as many as the node has ranks.
+ *                 that host ranks: simulated nodes share one host, so it may be fractional, "%g" format), else
+ *                 "0": as many as the node has ranks.
  * MPIX_Request_get_coll_info: for a persistent or active nonblocking collective request (errors as
  * MPIX_Request_get_algorithm's). MPIX_Comm_get_coll_info: local; what a call of `operation` (an info key suffix:
  * "bcast", "allreduce", ...; not the v and w variants) rooted at 0 with `bytes` per rank and block would run on

@@ -42,9 +42,10 @@ std::optional<std::string> launcher_job_string(const std::string& key);
 std::optional<std::string> launcher_fabric_groups();
 std::optional<std::string> rank_hostname(int rank);
 
-// Strata's own job-level key, set by our mpiexec: how many processors the ranks of one node share, in decimal. On a
-// simulated cluster all nodes share the real host's processors, so each has fewer than its simulated cores; the
-// collectives' cost model (coll/cost_model.hpp, cores_per_node) then sees ranks wait for one another.
+// Strata's own job-level key, set by our mpiexec: how many processors the ranks of one node share, a decimal number.
+// On a simulated cluster all nodes share the real host's processors, so each has fewer than its simulated cores,
+// maybe less than one (2 processors, 4 nodes: "0.5"); the collectives' cost model (coll/cost_model.hpp,
+// cores_per_node) then sees ranks wait for one another.
 inline constexpr const char* kNodeCpusKey = "strata.node.cpus";
 
 // Ends the whole job with `code` (MPI_Abort): the launcher kills every rank.

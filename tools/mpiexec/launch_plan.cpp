@@ -11,14 +11,13 @@
 namespace strata::mpiexec {
 namespace {
 
-// The real processors this launch may run on (its affinity), shared evenly by the nodes that host ranks: simulated
-// nodes all run on this host. 0 when the affinity cannot be read.
-int node_cpus(const Placement& placement) {
+// The real processors this launch may run on (its affinity), shared evenly by the nodes that host ranks (simulated
+// nodes all run on this host), so perhaps less than one each. 0 when the affinity cannot be read.
+double node_cpus(const Placement& placement) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return 0;
-  const auto nodes = static_cast<int>(std::max<std::size_t>(placement.node_names.size(), 1));
-  return std::max(CPU_COUNT(&allowed) / nodes, 1);
+  return CPU_COUNT(&allowed) / static_cast<double>(std::max<std::size_t>(placement.node_names.size(), 1));
 }
 
 }  // namespace

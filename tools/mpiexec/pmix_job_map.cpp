@@ -36,6 +36,7 @@
 //   --network, so on a real launch the levels are present only if the resource manager gives fabric groups.
 #include "tools/mpiexec/pmix_job_map.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
@@ -84,7 +85,11 @@ InfoArray job_map_info(const Placement& placement, const PublishedHardware& hard
   if (!hardware.topology_xml.empty()) job.add(PMIX_HWLOC_XML_V2, hardware.topology_xml);
   if (!hardware.rack_groups.empty()) job.add(PMIX_FABRIC_GROUPS, hardware.rack_groups);
   if (!hardware.switch_groups.empty()) job.add(topo::kSwitchGroupsKey, hardware.switch_groups);
-  if (hardware.node_cpus > 0) job.add(runtime::kNodeCpusKey, std::to_string(hardware.node_cpus));
+  if (hardware.node_cpus > 0) {
+    char cpus[32];
+    std::snprintf(cpus, sizeof cpus, "%.6g", hardware.node_cpus);
+    job.add(runtime::kNodeCpusKey, std::string(cpus));
+  }
 
   for (std::uint32_t n = 0; n < nnodes; ++n) {
     const auto& ranks = placement.ranks_on_node[n];

@@ -16,7 +16,7 @@ struct PublishedHardware {
   std::vector<std::string> cpuset;  // by rank, PMIX_CPUSET "hwloc:<list>"; empty for an unbound rank (not published)
   std::string rack_groups;          // job-level PMIX_FABRIC_GROUPS ("0:node0,node1;1:..."); empty: no Rack level
   std::string switch_groups;        // job-level topo::kSwitchGroupsKey, same syntax; empty: no Switch level
-  int node_cpus = 0;                // job-level runtime::kNodeCpusKey; 0: not published
+  double node_cpus = 0;             // job-level runtime::kNodeCpusKey; 0: not published
 };
 
 InfoArray job_map_info(const Placement& placement, const PublishedHardware& hardware);

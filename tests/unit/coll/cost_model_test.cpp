@@ -148,7 +148,8 @@ TEST(CostModel, NodesShareTheirNetworkPort) {
 
 // Four ranks of one node exchange in a recursive-doubling allgather: two steps of four transfers at once. With
 // fewer processors than ranks the transfers queue for them (each takes one of the receiving node's), so one
-// processor runs the eight one after another and two run them two by two; without a node map nothing queues.
+// processor runs the eight one after another and two run them two by two; a fractional count runs as that many
+// rounded up, each as much slower (0.5: one at half speed); without a node map nothing queues.
 TEST(CostModel, RanksQueueForTheirNodesProcessors) {
   const Algorithm* a = find_algorithm(Operation::kAllgather, "recursive_doubling");
   ASSERT_NE(a, nullptr);
@@ -166,11 +167,13 @@ TEST(CostModel, RanksQueueForTheirNodesProcessors) {
   };
   auto one_node = [](int) { return 0; };
   const double first = kAlpha + m * kBeta, second = kAlpha + 2 * m * kBeta;  // the two steps' transfers
-  for (int cores : {0, 1, 2, 4, 8}) {
+  for (double cores : {0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 8.0}) {
     CostParameters p = kOneNode;
     p.cores_per_node = cores;
-    const int rounds = cores == 0 ? 1 : (4 + cores - 1) / cores;  // transfers per step, side by side by `cores`
-    EXPECT_NEAR(predict(4, build, p, kAllClose, one_node), rounds * (first + second), 1e-12) << cores;
+    const int processors = static_cast<int>(std::ceil(cores));
+    const int rounds = cores == 0 ? 1 : (4 + processors - 1) / processors;  // a step's transfers, `processors` at once
+    const double slower = cores == 0 ? 1 : processors / cores;
+    EXPECT_NEAR(predict(4, build, p, kAllClose, one_node), rounds * (first + second) * slower, 1e-12) << cores;
     EXPECT_NEAR(predict(4, build, p, kAllClose), first + second, 1e-12) << cores;
   }
 }

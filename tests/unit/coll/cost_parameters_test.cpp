@@ -50,6 +50,8 @@ TEST(CostParameters, CoresPerNodeIsOptional) {
   EXPECT_EQ(p.cores_per_node, 0);
   ASSERT_TRUE(read_cost_parameters(write_file("cores", "cores_per_node 3 # shared\n" + rest), p).ok());
   EXPECT_EQ(p.cores_per_node, 3);
+  ASSERT_TRUE(read_cost_parameters(write_file("half_core", rest + "cores_per_node 0.5\n"), p).ok());
+  EXPECT_EQ(p.cores_per_node, 0.5);  // simulated nodes sharing a host
 }
 
 // node_memory came after files were written: without it a file takes the built-in figures, with it its own.
@@ -83,7 +85,7 @@ TEST(CostParameters, RoundTrip) {
              Link{5.25e-6, 0.2e-9},     Link{7.219e-6, 0.2393e-9}};
   p.gamma = 0.024e-9;
   p.node_memory = {4.5e-6, 0.05e-9};
-  p.cores_per_node = 12;
+  p.cores_per_node = 1.5;
   const std::string text = format_cost_parameters(p);
   CostParameters back;
   const Status s = read_cost_parameters(write_file("round_trip", text), back);
@@ -120,11 +122,9 @@ TEST(CostParameters, RefusesWhatItCannotUse) {
       {"unknown", "same_cache 1 1\nsame_pod 2 2\n" + rest, kErrArg,
        ":2: unknown entry \"same_pod\" (expected same_cache, same_package, same_node, same_switch, same_rack, "
        "other_node, gamma, node_memory or cores_per_node)"},
-      {"cores_fraction", "same_cache 1 1\ncores_per_node 1.5\n" + rest, kErrArg,
-       ":2: \"1.5\" is not a count of processors"},
       {"cores_negative", "same_cache 1 1\ncores_per_node -2\n" + rest, kErrArg, ":2: \"-2\" is negative"},
       {"cores_few", "same_cache 1 1\ncores_per_node\n" + rest, kErrArg,
-       ":2: cores_per_node needs 1 value(s) (count), got 0"},
+       ":2: cores_per_node needs 1 value(s) (processors), got 0"},
       {"switch_few", "same_cache 1 1\nsame_switch 2\n" + rest, kErrArg,
        ":2: same_switch needs 2 value(s) (alpha_us beta_ns_per_byte), got 1"},
       {"rack_twice", "same_rack 1 1\nsame_cache 1 1\n" + rest + "same_rack 2 2\n", kErrArg,
