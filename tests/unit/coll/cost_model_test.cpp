@@ -118,25 +118,31 @@ TEST(CostModel, OtherNodesCostTheirOwnLink) {  // a 2-rank broadcast across node
   EXPECT_NEAR(t, 10 * kAlpha + 1024 * 5 * kBeta, 1e-12);
 }
 
+// A recursive-doubling allgather of kAllgatherBlock bytes per rank on 4 ranks: two steps, in which every rank
+// sends and receives once (the tests of the network ports and of the processors below).
+constexpr std::size_t kAllgatherBlock = 4096;
+
+void build_allgather_of_4(int rank, Schedule& s) {
+  static char in[kAllgatherBlock], out[4 * kAllgatherBlock];
+  Args args;
+  args.rank = rank;
+  args.size = 4;
+  args.sendbuf = in;
+  args.recvbuf = out;
+  args.sendcount = args.recvcount = kAllgatherBlock;
+  args.sendtype = args.recvtype = datatype::predefined(datatype::kByte);
+  const Algorithm* a = find_algorithm(Operation::kAllgather, "recursive_doubling");
+  ASSERT_NE(a, nullptr);
+  a->build(args, s);
+}
+
 // Ranks 0, 2 on one node and 1, 3 on the other: the first step of a recursive-doubling allgather has two exchanges
 // across nodes, which queue at the nodes' single network ports; the second stays inside the nodes.
 TEST(CostModel, NodesShareTheirNetworkPort) {
-  const Algorithm* a = find_algorithm(Operation::kAllgather, "recursive_doubling");
-  ASSERT_NE(a, nullptr);
   const Link node{kAlpha, kBeta}, network{10 * kAlpha, 5 * kBeta};
   const CostParameters two_nodes = CostParameters::two_level(node, network, kGamma);
-  static char in[4096], out[4 * 4096];
-  const std::size_t m = sizeof in;
-  auto build = [&](int rank, Schedule& s) {
-    Args args;
-    args.rank = rank;
-    args.size = 4;
-    args.sendbuf = in;
-    args.recvbuf = out;
-    args.sendcount = args.recvcount = m;
-    args.sendtype = args.recvtype = datatype::predefined(datatype::kByte);
-    a->build(args, s);
-  };
+  const std::size_t m = kAllgatherBlock;
+  const auto build = build_allgather_of_4;
   auto node_of = [](int rank) { return rank % 2; };
   auto link_of = [&](int x, int y) { return node_of(x) == node_of(y) ? LinkClass::kSameNode : LinkClass::kOtherNode; };
   EXPECT_NEAR(predict(4, build, two_nodes, link_of, node_of),
@@ -151,20 +157,8 @@ TEST(CostModel, NodesShareTheirNetworkPort) {
 // processor runs the eight one after another and two run them two by two; a fractional count runs as that many
 // rounded up, each as much slower (0.5: one at half speed); without a node map nothing queues.
 TEST(CostModel, RanksQueueForTheirNodesProcessors) {
-  const Algorithm* a = find_algorithm(Operation::kAllgather, "recursive_doubling");
-  ASSERT_NE(a, nullptr);
-  static char in[4096], out[4 * 4096];
-  const std::size_t m = sizeof in;
-  auto build = [&](int rank, Schedule& s) {
-    Args args;
-    args.rank = rank;
-    args.size = 4;
-    args.sendbuf = in;
-    args.recvbuf = out;
-    args.sendcount = args.recvcount = m;
-    args.sendtype = args.recvtype = datatype::predefined(datatype::kByte);
-    a->build(args, s);
-  };
+  const std::size_t m = kAllgatherBlock;
+  const auto build = build_allgather_of_4;
   auto one_node = [](int) { return 0; };
   const double first = kAlpha + m * kBeta, second = kAlpha + 2 * m * kBeta;  // the two steps' transfers
   for (double cores : {0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 8.0}) {
