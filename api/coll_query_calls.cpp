@@ -1,5 +1,6 @@
 // What a collective runs, and why (formats documented in mpi.h): MPIX_Request_get_algorithm and
 // MPIX_Request_get_coll_info for a collective request, MPIX_Comm_get_coll_info for a call a communicator would make.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -26,6 +27,7 @@ runtime::Info describe(const coll::Choice& choice) {
   char cores[32];
   std::snprintf(cores, sizeof cores, "%g", coll::job_cost_parameters().cores_per_node);
   info.set("cores_per_node", cores);
+  info.set("nodes_per_host", std::to_string(std::max(coll::job_cost_parameters().nodes_per_host, 1)));
   return info;
 }
 

@@ -180,12 +180,13 @@ class Simulation {
   }
 
   // When `rank`'s work, ready at `begin` and lasting `duration` on a processor of its own, ends: at once without
-  // cores_per_node, else on its node's earliest free processor, which it holds until then.
+  // cores_per_node, else on its host's earliest free processor, which it holds until then.
   double on_processor(int rank, double begin, double duration) {
-    const double cores = parameters_.cores_per_node;
+    const int sharing = std::max(parameters_.nodes_per_host, 1);
+    const double cores = parameters_.cores_per_node * sharing;
     if (cores <= 0 || !node_of_) return begin + duration;
     const double count = std::ceil(cores);
-    std::vector<double>& free_at = processors_[node_of_(rank)];
+    std::vector<double>& free_at = processors_[node_of_(rank) / sharing];
     if (free_at.empty()) free_at.assign(static_cast<std::size_t>(count), 0.0);
     const auto earliest = std::min_element(free_at.begin(), free_at.end());
     *earliest = std::max(begin, *earliest) + duration * count / cores;  // each of them cores / count as fast
@@ -210,7 +211,7 @@ class Simulation {
   const std::function<LinkClass(int, int)>& link_of_;
   const std::function<int(int)>& node_of_;
   std::map<int, Port> node_ports_;
-  std::map<int, std::vector<double>> processors_;  // by node: when each of its processors is next free
+  std::map<int, std::vector<double>> processors_;  // by host: when each of its processors is next free
   std::vector<Schedule> schedules_;
   std::vector<State> state_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;

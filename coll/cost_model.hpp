@@ -11,9 +11,11 @@
 //
 // Where a node's ranks outnumber its processors (cores_per_node), they also queue for those: each transfer takes
 // one of the receiving node's processors for its duration, and each publish, read and reduce one of its own node's,
-// the earliest free. A fractional count (simulated nodes sharing a host: 2 processors for 4 nodes is 0.5 each) is
-// that many processors rounded up, each as much slower: 0.5 is one processor at half speed. Without it an oversubscribed machine looks as parallel as its ranks, and an algorithm of many
-// messages (a scatter-allgather bcast: 63 at 8 ranks where binomial sends 7) looks cheaper than it runs.
+// the earliest free. A fractional count is that many processors rounded up, each as much slower: 0.5 is one
+// processor at half speed. Without it an oversubscribed machine looks as parallel as its ranks, and an algorithm of
+// many messages (a scatter-allgather bcast: 63 at 8 ranks where binomial sends 7) looks cheaper than it runs.
+// Nodes that share a host (nodes_per_host: simulated nodes) share its processors: one pool of cores_per_node x
+// nodes_per_host. Apart, 4 nodes of half a processor each would let 4 ranks work at once on a 2-processor host.
 #pragma once
 #include <array>
 #include <functional>
@@ -46,6 +48,7 @@ struct CostParameters {
   double gamma = 0;  // seconds per byte reduced
   Link node_memory;  // one copy into or out of the node's shared memory (a publish, a read)
   double cores_per_node = 0;  // the processors each node's ranks share; 0: one per rank (none waits for another)
+  int nodes_per_host = 0;     // consecutive nodes (by node_of) that pool their processors; 0 or 1: none
 
   const Link& link(LinkClass c) const { return links[static_cast<std::size_t>(c)]; }
   // The same link everywhere, or one inside nodes and another between them.
@@ -57,7 +60,8 @@ struct CostParameters {
 // `node_of(rank)`, when given, makes each node's network port single too: a node sends one message and receives
 // one at a time over links between nodes (between_nodes), whichever of its ranks they belong to (the ranks of a
 // node share its network interface, so a flat algorithm whose ranks all talk across nodes at once queues there).
-// cores_per_node counts only with `node_of`. Returns the predicted seconds, or a negative value when the schedules cannot complete (a receive without a send).
+// cores_per_node and nodes_per_host count only with `node_of`. Returns the predicted seconds, or a negative value
+// when the schedules cannot complete (a receive without a send).
 double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
                const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of = {});
 

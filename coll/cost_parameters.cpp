@@ -22,11 +22,13 @@ constexpr int kErrOther = 16;  // MPI_ERR_OTHER: the file cannot be read
 constexpr auto kClasses = static_cast<std::size_t>(LinkClass::kCount);
 constexpr std::size_t kGamma = kClasses;  // the entry after the link classes
 constexpr std::size_t kNodeMemory = kGamma + 1;
-constexpr std::size_t kCores = kNodeMemory + 1;  // and the last
+constexpr std::size_t kCores = kNodeMemory + 1;
+constexpr std::size_t kHosts = kCores + 1;  // and the last
 constexpr double kMicro = 1e-6, kNano = 1e-9;
 
 const char* entry_name(std::size_t entry) {
   if (entry == kCores) return "cores_per_node";
+  if (entry == kHosts) return "nodes_per_host";
   if (entry == kNodeMemory) return "node_memory";
   return entry == kGamma ? "gamma" : link_class_name(static_cast<LinkClass>(entry));
 }
@@ -52,7 +54,15 @@ bool parse_value(const std::string& token, double& value, std::string& why) {
 // The network levels', node memory's and processors' lines, which older files lack (cost_parameters.hpp).
 bool optional(std::size_t entry) {
   return entry == static_cast<std::size_t>(LinkClass::kSameSwitch) ||
-         entry == static_cast<std::size_t>(LinkClass::kSameRack) || entry == kNodeMemory || entry == kCores;
+         entry == static_cast<std::size_t>(LinkClass::kSameRack) || entry == kNodeMemory || entry == kCores ||
+         entry == kHosts;
+}
+
+// The units of an entry's values, for messages.
+const char* units_of(std::size_t entry) {
+  if (entry == kGamma) return "ns_per_byte";
+  if (entry == kCores) return "processors";
+  return entry == kHosts ? "nodes" : "alpha_us beta_ns_per_byte";
 }
 
 // The figures of the defaults below, in the file's units.
@@ -82,7 +92,7 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
   std::ifstream in(path);
   if (!in) return error(kErrOther, "cannot open cost file " + path);
   CostParameters read;
-  int first_line[kCores + 1] = {};  // where each entry was given, 0: not yet
+  int first_line[kHosts + 1] = {};  // where each entry was given, 0: not yet
   int number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
@@ -90,17 +100,17 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
     if (tokens.empty()) continue;
     const std::string where = path + ":" + std::to_string(number) + ": ";
     std::size_t entry = 0;
-    while (entry <= kCores && tokens[0] != entry_name(entry)) ++entry;
-    if (entry > kCores)
+    while (entry <= kHosts && tokens[0] != entry_name(entry)) ++entry;
+    if (entry > kHosts)
       return error(kErrArg, where + "unknown entry \"" + tokens[0] +
                                 "\" (expected same_cache, same_package, same_node, same_switch, same_rack, " +
-                                "other_node, gamma, node_memory or cores_per_node)");
+                                "other_node, gamma, node_memory, cores_per_node or nodes_per_host)");
     if (first_line[entry] != 0)
       return error(kErrArg, where + tokens[0] + " given again (first on line " + std::to_string(first_line[entry]) +
                                 ")");
     first_line[entry] = number;
-    const std::size_t wanted = entry == kGamma || entry == kCores ? 1 : 2;
-    const char* units = entry == kGamma ? "ns_per_byte" : entry == kCores ? "processors" : "alpha_us beta_ns_per_byte";
+    const std::size_t wanted = entry == kGamma || entry == kCores || entry == kHosts ? 1 : 2;
+    const char* units = units_of(entry);
     if (tokens.size() - 1 < wanted)
       return error(kErrArg, where + tokens[0] + " needs " + std::to_string(wanted) + " value(s) (" + units +
                                 "), got " + std::to_string(tokens.size() - 1));
@@ -112,13 +122,16 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
       if (!parse_value(tokens[v + 1], values[v], why))
         return error(kErrArg, where + "\"" + tokens[v + 1] + "\" " + why);
     }
-    if (entry == kCores) read.cores_per_node = values[0];
+    if (entry == kHosts && (values[0] != std::floor(values[0]) || values[0] > (1 << 30)))
+      return error(kErrArg, where + "\"" + tokens[1] + "\" is not a whole number of nodes");
+    if (entry == kHosts) read.nodes_per_host = static_cast<int>(values[0]);
+    else if (entry == kCores) read.cores_per_node = values[0];
     else if (entry == kGamma) read.gamma = values[0] * kNano;
     else if (entry == kNodeMemory) read.node_memory = {values[0] * kMicro, values[1] * kNano};
     else read.links[entry] = {values[0] * kMicro, values[1] * kNano};
   }
   if (in.bad()) return error(kErrOther, "cannot read cost file " + path);
-  for (std::size_t entry = 0; entry <= kCores; ++entry)
+  for (std::size_t entry = 0; entry <= kHosts; ++entry)
     if (first_line[entry] == 0 && !optional(entry)) return error(kErrArg, path + ": no line for " + entry_name(entry));
   if (first_line[kNodeMemory] == 0) read.node_memory = default_cost_parameters().node_memory;
   for (LinkClass c : {LinkClass::kSameSwitch, LinkClass::kSameRack})
@@ -141,6 +154,8 @@ std::string format_cost_parameters(const CostParameters& p) {
   std::snprintf(line, sizeof line, "node_memory %.6g %.6g\n", p.node_memory.alpha / kMicro, p.node_memory.beta / kNano);
   out += line;
   std::snprintf(line, sizeof line, "cores_per_node %.6g\n", p.cores_per_node);
+  out += line;
+  std::snprintf(line, sizeof line, "nodes_per_host %d\n", p.nodes_per_host);
   return out + line;
 }
 
@@ -199,13 +214,13 @@ JobParameters& job() {
   return j;
 }
 
-// The processors each node's ranks share, as the launcher registered them for the whole job (every rank reads the
-// same figure, so all cost alike); 0 when it did not.
-double launcher_cores_per_node() {
-  const std::optional<std::string> text = runtime::launcher_job_string(runtime::kNodeCpusKey);
-  double cores = 0;
+// A figure the launcher registered for the whole job under `key` (every rank reads the same, so all cost alike);
+// 0 when it did not.
+double launcher_figure(const char* key) {
+  const std::optional<std::string> text = runtime::launcher_job_string(key);
+  double value = 0;
   std::string why;
-  return text && parse_value(*text, cores, why) ? cores : 0;
+  return text && parse_value(*text, value, why) ? value : 0;
 }
 
 }  // namespace
@@ -224,7 +239,9 @@ const CostParameters& job_cost_parameters() {
       if (file != nullptr && *file != '\0') j.source = warnings.str().empty() ? "file " + std::string(file) : "built-in";
       std::cerr << warnings.str();
     }
-    if (p.cores_per_node == 0) p.cores_per_node = launcher_cores_per_node();
+    if (p.cores_per_node == 0) p.cores_per_node = launcher_figure(runtime::kNodeCpusKey);
+    const double sharing = launcher_figure(runtime::kHostNodesKey);
+    if (p.nodes_per_host == 0 && sharing <= 1 << 30) p.nodes_per_host = static_cast<int>(sharing);
     return p;
   }();
   return fixed;

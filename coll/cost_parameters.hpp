@@ -12,12 +12,14 @@
 //   node_memory  alpha_us beta_ns_per_byte   (optional: one copy into or out of the node's shared memory)
 //   cores_per_node processors                (optional: the processors a node's ranks share, may be fractional;
 //                                             0 or none: one per rank, unless the launcher says (runtime::kNodeCpusKey))
+//   nodes_per_host nodes                     (optional: how many consecutive nodes share one host's processors, a
+//                                             whole number; 0 or none: the launcher's (runtime::kHostNodesKey), else 1)
 //
 // Every line must be there once, with finite non-negative numbers; a file that says less is refused rather than
 // completed with guesses. The exceptions are the lines added after files were written without them: a missing
 // same_switch or same_rack (topo/levels.hpp: Rack, Switch) takes other_node's figures, which is what every link
 // between nodes cost before the model told them apart, a missing node_memory the built-in one, and a missing
-// cores_per_node 0.
+// cores_per_node or nodes_per_host 0.
 //
 // The job's parameters are fixed once: STRATA_COST_FILE if set; else, with STRATA_COST_PROBE=1, those a short probe
 // measures at MPI_Init (api/cost_probe.cpp); else the defaults measured on the development machine

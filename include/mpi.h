@@ -728,7 +728,10 @@ STRATA_DECLARE_X(int, Request_get_algorithm, (MPI_Request request, char *name, i
  *   "cores_per_node" the processors the model lets each node's ranks share: a cost file's cores_per_node line,
  *                 else what Strata's mpiexec says (the real processors the job may use, divided among the nodes
  *                 that host ranks: simulated nodes share one host, so it may be fractional, "%g" format), else
- *                 "0": as many as the node has ranks.
+ *                 "0": as many as the node has ranks;
+ *   "nodes_per_host" how many nodes share one host's processors in the model (one pool of cores_per_node x
+ *                 nodes_per_host): a cost file's nodes_per_host line, else what Strata's mpiexec says (every
+ *                 simulated node runs on its one host), else "1".
  * MPIX_Request_get_coll_info: for a persistent or active nonblocking collective request (errors as
  * MPIX_Request_get_algorithm's). MPIX_Comm_get_coll_info: local; what a call of `operation` (an info key suffix:
  * "bcast", "allreduce", ...; not the v and w variants) rooted at 0 with `bytes` per rank and block would run on

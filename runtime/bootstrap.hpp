@@ -47,6 +47,9 @@ std::optional<std::string> rank_hostname(int rank);
 // maybe less than one (2 processors, 4 nodes: "0.5"); the collectives' cost model (coll/cost_model.hpp,
 // cores_per_node) then sees ranks wait for one another.
 inline constexpr const char* kNodeCpusKey = "strata.node.cpus";
+// And how many nodes share one host's processors, a whole number: all of a simulated cluster's nodes (one host), so
+// that the model queues them on one pool (cores_per_node x nodes_per_host processors) rather than on one per node.
+inline constexpr const char* kHostNodesKey = "strata.host.nodes";
 
 // Ends the whole job with `code` (MPI_Abort): the launcher kills every rank.
 [[noreturn]] void abort_job(int code, const std::string& message);

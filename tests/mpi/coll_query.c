@@ -8,7 +8,8 @@
  * - the model's figures come from where the job says (STRATA_COST_FILE, STRATA_COST_PROBE=1 or built in), and every
  *   rank predicts the same times with them;
  * - the processors it lets each node's ranks share are the cost file's cores_per_node, else the processors this
- *   process may run on divided among the job's nodes (Strata's mpiexec: simulated nodes share one host).
+ *   process may run on divided among the job's nodes (Strata's mpiexec: simulated nodes share one host); the nodes
+ *   that pool their processors are the cost file's nodes_per_host, else all the job's nodes.
  * Run on simulated nodes (the model chooses there) and on one node (the rule table does). */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <sched.h>
@@ -76,18 +77,21 @@ static const char *expected_cost_source(char *buffer, size_t size) {
   return buffer;
 }
 
-/* The cores_per_node a job's model uses, found without Strata: the cost file's line if it has one, else the CPUs
- * this (unbound) process may use divided among the nodes that host ranks. */
-static double expected_cores_per_node(void) {
+/* The value on the cost file's line that `format` reads, or 0 without a file or such a line. */
+static double cost_file_value(const char *format) {
   const char *file = getenv("STRATA_COST_FILE");
   FILE *f = file && *file ? fopen(file, "r") : NULL;
-  double cores = 0;
+  double value = 0;
   if (f) {
     char line[256];
-    while (fgets(line, sizeof line, f)) sscanf(line, " cores_per_node %lf", &cores);
+    while (fgets(line, sizeof line, f)) sscanf(line, format, &value);
     fclose(f);
   }
-  if (cores > 0) return cores;
+  return value;
+}
+
+/* The nodes hosting the job's ranks: one leader per MPI_COMM_TYPE_SHARED communicator. */
+static int count_nodes(void) {
   MPI_Comm node;
   int node_rank, nodes, leads;
   CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
@@ -95,9 +99,23 @@ static double expected_cores_per_node(void) {
   leads = node_rank == 0;
   CHECK_MPI(MPI_Allreduce(&leads, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
   MPI_Comm_free(&node);
+  return nodes;
+}
+
+/* The cores_per_node a job's model uses, found without Strata: the cost file's line if it has one, else the CPUs
+ * this (unbound) process may use divided among the nodes that host ranks. */
+static double expected_cores_per_node(void) {
+  const double cores = cost_file_value(" cores_per_node %lf");
+  if (cores > 0) return cores;
   cpu_set_t allowed;
   CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
-  return CPU_COUNT(&allowed) / (double)nodes;
+  return CPU_COUNT(&allowed) / (double)count_nodes();
+}
+
+/* Its nodes_per_host likewise: the cost file's line, else every node of the job (all run on this host). */
+static int expected_nodes_per_host(void) {
+  const double nodes = cost_file_value(" nodes_per_host %lf");
+  return nodes > 0 ? (int)nodes : count_nodes();
 }
 
 /* The algorithm a persistent call of `op` with `bytes` runs. */
@@ -136,6 +154,7 @@ static void persistent_algorithm(const char *op, MPI_Count bytes, char *name) {
 
 static void check_answers(int expect_model) {
   const double cores_per_node = expected_cores_per_node();
+  const int nodes_per_host = expected_nodes_per_host();
   for (size_t o = 0; o < sizeof operations / sizeof *operations; ++o)
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s) {
       MPI_Info info;
@@ -151,6 +170,7 @@ static void check_answers(int expect_model) {
       get(info, "cores_per_node", cores, sizeof cores);
       const double off = atof(cores) - cores_per_node;
       CHECK(off <= 1e-5 * cores_per_node && -off <= 1e-5 * cores_per_node); /* "%g": 6 digits */
+      CHECK(info_int(info, "nodes_per_host") == nodes_per_host);
       const int grouped = strcmp(algorithm, "grouped") == 0, reported_groups = grouped ? info_int(info, "groups") : 0;
       MPI_Info_free(&info);
       check_same_everywhere(algorithm);

@@ -166,10 +166,11 @@ strata_scenario_test(coll_query np6.nodes2 NP 6 LAUNCH --topology ${COLL_NODE} -
 strata_scenario_test(coll_query np6.nodes2.probe NP 6
                      LAUNCH --topology ${COLL_NODE} --nodes 2 --map-by node --bind-to core -x STRATA_COST_PROBE=1
                      ARGS model)
-# A cost file: the model takes its figures and its cores_per_node (coll_query reads the file itself to check).
+# A cost file: the model takes its figures, its cores_per_node and its nodes_per_host (coll_query reads the file
+# itself to check; 1 is not what mpiexec says for 2 nodes).
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/coll_query_costs.txt
      "same_cache 1.5 0.09\nsame_package 1.6 0.09\nsame_node 1.7 0.09\nother_node 8 0.25\ngamma 0.02\n"
-     "cores_per_node 1.5\n")
+     "cores_per_node 1.5\nnodes_per_host 1\n")
 strata_scenario_test(coll_query np6.nodes2.cost_file NP 6
                      LAUNCH --topology ${COLL_NODE} --nodes 2 --map-by node --bind-to core
                             -x STRATA_COST_FILE=${CMAKE_CURRENT_BINARY_DIR}/coll_query_costs.txt

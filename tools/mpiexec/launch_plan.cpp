@@ -26,6 +26,7 @@ LaunchPlan plan_launch(const Options& options, const std::string& real_hostname)
   LaunchPlan plan;
   plan.placement = place_ranks(options.nprocs, options.nodes, options.map_by, real_hostname);
   plan.hardware.node_cpus = node_cpus(plan.placement);
+  plan.hardware.host_nodes = plan.placement.node_names.size();  // every node runs on this host
   topo::Network network;
   if (!options.network.empty()) {
     std::string why;  // options.cpp has checked that the network fits

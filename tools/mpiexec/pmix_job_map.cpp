@@ -90,6 +90,7 @@ InfoArray job_map_info(const Placement& placement, const PublishedHardware& hard
     std::snprintf(cpus, sizeof cpus, "%.6g", hardware.node_cpus);
     job.add(runtime::kNodeCpusKey, std::string(cpus));
   }
+  if (hardware.host_nodes > 0) job.add(runtime::kHostNodesKey, std::to_string(hardware.host_nodes));
 
   for (std::uint32_t n = 0; n < nnodes; ++n) {
     const auto& ranks = placement.ranks_on_node[n];

@@ -172,6 +172,26 @@ TEST(CostModel, RanksQueueForTheirNodesProcessors) {
   }
 }
 
+// Nodes on one host share its processors. Three ranks on node 0 and one on node 1, one processor each: node 0's
+// three transfers of a step run one after another, so each step takes three transfers' time. The same two nodes
+// as one host pool their two processors: a step's four transfers run two by two.
+TEST(CostModel, NodesOfAHostShareItsProcessors) {
+  const std::size_t m = kAllgatherBlock;
+  const auto build = build_allgather_of_4;
+  auto node_of = [](int rank) { return rank < 3 ? 0 : 1; };
+  const double first = kAlpha + m * kBeta, second = kAlpha + 2 * m * kBeta;
+  CostParameters p = kOneNode;
+  p.cores_per_node = 1;
+  for (int apart : {0, 1}) {
+    p.nodes_per_host = apart;
+    EXPECT_NEAR(predict(4, build, p, kAllClose, node_of), 3 * (first + second), 1e-12) << apart;
+  }
+  p.nodes_per_host = 2;
+  EXPECT_NEAR(predict(4, build, p, kAllClose, node_of), 2 * (first + second), 1e-12);
+  p.cores_per_node = 0.5;  // one processor for the host, at full speed
+  EXPECT_NEAR(predict(4, build, p, kAllClose, node_of), 4 * (first + second), 1e-12);
+}
+
 }  // namespace
 
 // The shared-memory bcast is one copy in and one copy out per reader, each half a message's beta: the readers take a

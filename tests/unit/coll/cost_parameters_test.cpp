@@ -40,6 +40,7 @@ void expect_same(const CostParameters& a, const CostParameters& b) {
   EXPECT_NEAR(a.node_memory.alpha, b.node_memory.alpha, 1e-6 * a.node_memory.alpha);
   EXPECT_NEAR(a.node_memory.beta, b.node_memory.beta, 1e-6 * a.node_memory.beta);
   EXPECT_EQ(a.cores_per_node, b.cores_per_node);
+  EXPECT_EQ(a.nodes_per_host, b.nodes_per_host);
 }
 
 // cores_per_node came later too: without it a file says 0 (one processor per rank, unless the launcher says).
@@ -52,6 +53,16 @@ TEST(CostParameters, CoresPerNodeIsOptional) {
   EXPECT_EQ(p.cores_per_node, 3);
   ASSERT_TRUE(read_cost_parameters(write_file("half_core", rest + "cores_per_node 0.5\n"), p).ok());
   EXPECT_EQ(p.cores_per_node, 0.5);  // simulated nodes sharing a host
+}
+
+// So did nodes_per_host: without it a file says 0 (the launcher's, else one node per host).
+TEST(CostParameters, NodesPerHostIsOptional) {
+  const std::string rest = "same_cache 1 1\nsame_package 1 1\nsame_node 1 1\nother_node 1 1\ngamma 1\n";
+  CostParameters p;
+  ASSERT_TRUE(read_cost_parameters(write_file("no_hosts", rest), p).ok());
+  EXPECT_EQ(p.nodes_per_host, 0);
+  ASSERT_TRUE(read_cost_parameters(write_file("hosts", rest + "nodes_per_host 4\n"), p).ok());
+  EXPECT_EQ(p.nodes_per_host, 4);
 }
 
 // node_memory came after files were written: without it a file takes the built-in figures, with it its own.
@@ -86,6 +97,7 @@ TEST(CostParameters, RoundTrip) {
   p.gamma = 0.024e-9;
   p.node_memory = {4.5e-6, 0.05e-9};
   p.cores_per_node = 1.5;
+  p.nodes_per_host = 3;
   const std::string text = format_cost_parameters(p);
   CostParameters back;
   const Status s = read_cost_parameters(write_file("round_trip", text), back);
@@ -121,7 +133,14 @@ TEST(CostParameters, RefusesWhatItCannotUse) {
   const Bad cases[] = {
       {"unknown", "same_cache 1 1\nsame_pod 2 2\n" + rest, kErrArg,
        ":2: unknown entry \"same_pod\" (expected same_cache, same_package, same_node, same_switch, same_rack, "
-       "other_node, gamma, node_memory or cores_per_node)"},
+       "other_node, gamma, node_memory, cores_per_node or nodes_per_host)"},
+      {"hosts_fraction", "same_cache 1 1\nnodes_per_host 1.5\n" + rest, kErrArg,
+       ":2: \"1.5\" is not a whole number of nodes"},
+      {"hosts_many", "same_cache 1 1\nnodes_per_host 1e12\n" + rest, kErrArg,
+       ":2: \"1e12\" is not a whole number of nodes"},
+      {"hosts_negative", "same_cache 1 1\nnodes_per_host -1\n" + rest, kErrArg, ":2: \"-1\" is negative"},
+      {"hosts_two", "same_cache 1 1\nnodes_per_host 2 3\n" + rest, kErrArg,
+       ":2: unexpected \"3\" after nodes_per_host's nodes"},
       {"cores_negative", "same_cache 1 1\ncores_per_node -2\n" + rest, kErrArg, ":2: \"-2\" is negative"},
       {"cores_few", "same_cache 1 1\ncores_per_node\n" + rest, kErrArg,
        ":2: cores_per_node needs 1 value(s) (processors), got 0"},
