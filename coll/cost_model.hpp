@@ -14,8 +14,8 @@
 // the earliest free. A fractional count is that many processors rounded up, each as much slower: 0.5 is one
 // processor at half speed. Without it an oversubscribed machine looks as parallel as its ranks, and an algorithm of
 // many messages (a scatter-allgather bcast: 63 at 8 ranks where binomial sends 7) looks cheaper than it runs.
-// Nodes that share a host (nodes_per_host: simulated nodes) share its processors: one pool of cores_per_node x
-// nodes_per_host. Apart, 4 nodes of half a processor each would let 4 ranks work at once on a 2-processor host.
+// Nodes that share their processors (nodes_per_host: simulated nodes on one real processor) queue on one pool of
+// cores_per_node x nodes_per_host. Apart, 2 nodes of half a processor each would let 2 ranks work at once on one.
 #pragma once
 #include <array>
 #include <functional>

@@ -726,12 +726,12 @@ STRATA_DECLARE_X(int, Request_get_algorithm, (MPI_Request request, char *name, i
  *                 at MPI_Init" (STRATA_COST_PROBE=1: measured once per job between rank 0 and one rank of each
  *                 link class it has, the same on every rank);
  *   "cores_per_node" the processors the model lets each node's ranks share: a cost file's cores_per_node line,
- *                 else what Strata's mpiexec says (the real processors the job may use, divided among the nodes
- *                 that host ranks: simulated nodes share one host, so it may be fractional, "%g" format), else
- *                 "0": as many as the node has ranks;
- *   "nodes_per_host" how many nodes share one host's processors in the model (one pool of cores_per_node x
- *                 nodes_per_host): a cost file's nodes_per_host line, else what Strata's mpiexec says (every
- *                 simulated node runs on its one host), else "1".
+ *                 else what Strata's mpiexec says (it runs each simulated node on its share of the real
+ *                 processors the job may use, which may be a fraction of one, "%g" format), else "0": as many
+ *                 as the node has ranks;
+ *   "nodes_per_host" how many consecutive nodes share their processors in the model (one pool of
+ *                 cores_per_node x nodes_per_host): a cost file's nodes_per_host line, else what Strata's
+ *                 mpiexec says (more simulated nodes than real processors: several on each), else "1".
  * MPIX_Request_get_coll_info: for a persistent or active nonblocking collective request (errors as
  * MPIX_Request_get_algorithm's). MPIX_Comm_get_coll_info: local; what a call of `operation` (an info key suffix:
  * "bcast", "allreduce", ...; not the v and w variants) rooted at 0 with `bytes` per rank and block would run on

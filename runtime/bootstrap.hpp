@@ -42,13 +42,12 @@ std::optional<std::string> launcher_job_string(const std::string& key);
 std::optional<std::string> launcher_fabric_groups();
 std::optional<std::string> rank_hostname(int rank);
 
-// Strata's own job-level key, set by our mpiexec: how many processors the ranks of one node share, a decimal number.
-// On a simulated cluster all nodes share the real host's processors, so each has fewer than its simulated cores,
-// maybe less than one (2 processors, 4 nodes: "0.5"); the collectives' cost model (coll/cost_model.hpp,
-// cores_per_node) then sees ranks wait for one another.
+// Strata's own job-level keys, set by our mpiexec, which runs each simulated node on its own share of the real
+// host's processors (tools/mpiexec/node_cpus.hpp): how many processors the ranks of one node share, a decimal
+// number, fewer than its simulated cores and maybe less than one (2 processors, 4 nodes: "0.5"); and how many
+// consecutive nodes share theirs, a whole number ("2" there). The collectives' cost model (coll/cost_model.hpp,
+// cores_per_node and nodes_per_host) then sees ranks wait for one another.
 inline constexpr const char* kNodeCpusKey = "strata.node.cpus";
-// And how many nodes share one host's processors, a whole number: all of a simulated cluster's nodes (one host), so
-// that the model queues them on one pool (cores_per_node x nodes_per_host processors) rather than on one per node.
 inline constexpr const char* kHostNodesKey = "strata.host.nodes";
 
 // Ends the whole job with `code` (MPI_Abort): the launcher kills every rank.

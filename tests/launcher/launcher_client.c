@@ -256,7 +256,8 @@ static char *launcher_string(pmix_rank_t rank, const char *key) {
 }
 
 /* "rank R xml none|<object counts>" from the launcher's PMIX_HWLOC_XML_V2 (loaded with hwloc here),
- * "rank R cpuset none|<PMIX_CPUSET>" and "rank R affinity <cpus of sched_getaffinity>". */
+ * "rank R cpuset none|<PMIX_CPUSET>", "rank R affinity <cpus of sched_getaffinity>" and "rank R shares
+ * <strata.node.cpus> <strata.host.nodes>" (none for one not published). */
 static int mode_topo(void) {
   init();
   char *xml = launcher_string(PMIX_RANK_WILDCARD, PMIX_HWLOC_XML_V2);
@@ -292,6 +293,11 @@ static int mode_topo(void) {
       sep = ",";
     }
   printf("\n");
+  char *node_cpus = launcher_string(PMIX_RANK_WILDCARD, "strata.node.cpus");
+  char *host_nodes = launcher_string(PMIX_RANK_WILDCARD, "strata.host.nodes");
+  printf("rank %u shares %s %s\n", self.rank, node_cpus ? node_cpus : "none", host_nodes ? host_nodes : "none");
+  free(node_cpus);
+  free(host_nodes);
   fflush(stdout);
   finalize();
   return 0;

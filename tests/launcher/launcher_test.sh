@@ -26,9 +26,11 @@ fail() {
 
 # run ARGS...: mpiexec's stdout/stderr go to $WORK/out and $WORK/err; sets STATUS and ELAPSED_MS.
 # Standard input comes from $STDIN (default /dev/null).
+# $PREFIX (an array, default none) goes before mpiexec: e.g. a taskset that narrows the CPUs it may use.
+PREFIX=()
 run() {
   local start=$(date +%s%N)
-  TMPDIR="$WORK/tmp" "$MPIEXEC" "$@" >"$WORK/out" 2>"$WORK/err" <"${STDIN:-/dev/null}"
+  TMPDIR="$WORK/tmp" "${PREFIX[@]}" "$MPIEXEC" "$@" >"$WORK/out" 2>"$WORK/err" <"${STDIN:-/dev/null}"
   STATUS=$?
   ELAPSED_MS=$(( ($(date +%s%N) - start) / 1000000 ))
   [ -z "$(ls -A "$WORK/tmp")" ] || fail "mpiexec left files in TMPDIR: $(ls -A "$WORK/tmp")"
@@ -242,6 +244,40 @@ bind_real)
     expect_cpuset "$r" none
     [ "$(seen_affinity "$r")" = "$(expand_list "$unbound")" ] || fail "rank $r bound without --bind-to"
   done
+  ;;
+node_cpus)
+  # Simulated nodes run on their own shares of the CPUs mpiexec may use (C of them): node n of N gets the n-th
+  # N-th of the list when N <= C, else k = ceil(N/C) nodes share one CPU; mpiexec publishes the shares' sizes.
+  expect_shares() { # n nodes cpu-list
+    local n=$1 nodes=$2 r node c=0 k=1 per share item cpus
+    IFS=, read -ra cpus <<<"$3"
+    c=${#cpus[@]}
+    if ((nodes <= c)); then per=$(awk -v c="$c" -v n="$nodes" 'BEGIN { printf "%.6g", c / n }'); else
+      k=$(((nodes + c - 1) / c)) per=$(awk -v k="$k" 'BEGIN { printf "%.6g", 1 / k }')
+    fi
+    for ((r = 0; r < n; r++)); do
+      node=$(node_of "$r" "$n" "$nodes" slot) share=""
+      if ((nodes == 1)); then share=$3
+      elif ((nodes <= c)); then
+        for ((item = node * c / nodes; item < (node + 1) * c / nodes; item++)); do
+          share+="${share:+,}${cpus[item]}"
+        done
+      else share=${cpus[node / k]}; fi
+      [ "$(seen_affinity "$r")" = "$share" ] || fail "rank $r (node $node) runs on $(seen_affinity "$r"), not $share"
+      expect_stdout_line "rank $r shares $per $k"
+    done
+  }
+  all=$(expand_list "$(taskset -pc $$ | sed 's/.*: //')")
+  IFS=, read -ra every <<<"$all"
+  for nodes in 1 2 $((${#every[@]} + 1)); do
+    run -n 6 --nodes "$nodes" --map-by slot "$CLIENT" topo
+    expect_status 0
+    expect_shares 6 "$nodes" "$all"
+  done
+  PREFIX=(taskset -c "${every[0]}") # one CPU: three nodes share it
+  run -n 3 --nodes 3 --topology "synthetic:pack:1 core:2 pu:1" --bind-to core "$CLIENT" topo
+  expect_status 0
+  expect_shares 3 3 "${every[0]}"
   ;;
 cpu_list)
   synthetic "$PAPER"

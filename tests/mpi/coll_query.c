@@ -7,9 +7,9 @@
  * - bad input is reported with the right error class;
  * - the model's figures come from where the job says (STRATA_COST_FILE, STRATA_COST_PROBE=1 or built in), and every
  *   rank predicts the same times with them;
- * - the processors it lets each node's ranks share are the cost file's cores_per_node, else the processors this
- *   process may run on divided among the job's nodes (Strata's mpiexec: simulated nodes share one host); the nodes
- *   that pool their processors are the cost file's nodes_per_host, else all the job's nodes.
+ * - the processors it lets each node's ranks share are the cost file's cores_per_node, and the nodes that pool
+ *   them its nodes_per_host; else what the ranks' affinities show (Strata's mpiexec runs each simulated node on its
+ *   own share of the host's CPUs).
  * Run on simulated nodes (the model chooses there) and on one node (the rule table does). */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <sched.h>
@@ -90,32 +90,50 @@ static double cost_file_value(const char *format) {
   return value;
 }
 
-/* The nodes hosting the job's ranks: one leader per MPI_COMM_TYPE_SHARED communicator. */
-static int count_nodes(void) {
+/* How the job's nodes share this host's real CPUs, read from the ranks' affinities (they are not really bound, so
+ * each runs on its node's share): the CPUs of a node averaged over nodes, a node that shares its CPUs with S-1 others
+ * counting 1/S of them; and how many nodes share this rank's. The nodes are the MPI_COMM_TYPE_SHARED communicators,
+ * each known by its first rank. */
+struct shares {
+  double cores_per_node;
+  int nodes_per_host;
+};
+
+static struct shares measured_shares(void) {
   MPI_Comm node;
-  int node_rank, nodes, leads;
+  int node_rank, size;
   CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
   MPI_Comm_rank(node, &node_rank);
-  leads = node_rank == 0;
-  CHECK_MPI(MPI_Allreduce(&leads, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
   MPI_Comm_free(&node);
-  return nodes;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  struct { int leads; cpu_set_t cpus; } mine, *all = malloc((size_t)size * sizeof mine);
+  memset(&mine, 0, sizeof mine);
+  mine.leads = node_rank == 0;
+  CHECK(sched_getaffinity(0, sizeof mine.cpus, &mine.cpus) == 0);
+  CHECK_MPI(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, MPI_COMM_WORLD));
+  struct shares out = {0, 0};
+  int nodes = 0;
+  for (int i = 0; i < size; ++i) {
+    if (!all[i].leads) continue;
+    int sharing = 0;
+    for (int j = 0; j < size; ++j) sharing += all[j].leads && CPU_EQUAL(&all[i].cpus, &all[j].cpus);
+    out.cores_per_node += CPU_COUNT(&all[i].cpus) / (double)sharing;
+    if (CPU_EQUAL(&all[i].cpus, &mine.cpus)) out.nodes_per_host = sharing;
+    ++nodes;
+  }
+  out.cores_per_node /= nodes;
+  free(all);
+  return out;
 }
 
-/* The cores_per_node a job's model uses, found without Strata: the cost file's line if it has one, else the CPUs
- * this (unbound) process may use divided among the nodes that host ranks. */
-static double expected_cores_per_node(void) {
-  const double cores = cost_file_value(" cores_per_node %lf");
-  if (cores > 0) return cores;
-  cpu_set_t allowed;
-  CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
-  return CPU_COUNT(&allowed) / (double)count_nodes();
-}
-
-/* Its nodes_per_host likewise: the cost file's line, else every node of the job (all run on this host). */
-static int expected_nodes_per_host(void) {
-  const double nodes = cost_file_value(" nodes_per_host %lf");
-  return nodes > 0 ? (int)nodes : count_nodes();
+/* The cores_per_node and nodes_per_host a job's model uses, found without Strata: the cost file's lines where it
+ * has them, else the shares above. */
+static struct shares expected_shares(void) {
+  struct shares out = measured_shares();
+  const double cores = cost_file_value(" cores_per_node %lf"), nodes = cost_file_value(" nodes_per_host %lf");
+  if (cores > 0) out.cores_per_node = cores;
+  if (nodes > 0) out.nodes_per_host = (int)nodes;
+  return out;
 }
 
 /* The algorithm a persistent call of `op` with `bytes` runs. */
@@ -153,8 +171,8 @@ static void persistent_algorithm(const char *op, MPI_Count bytes, char *name) {
 }
 
 static void check_answers(int expect_model) {
-  const double cores_per_node = expected_cores_per_node();
-  const int nodes_per_host = expected_nodes_per_host();
+  const struct shares expected_share = expected_shares();
+  const double cores_per_node = expected_share.cores_per_node;
   for (size_t o = 0; o < sizeof operations / sizeof *operations; ++o)
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s) {
       MPI_Info info;
@@ -170,7 +188,7 @@ static void check_answers(int expect_model) {
       get(info, "cores_per_node", cores, sizeof cores);
       const double off = atof(cores) - cores_per_node;
       CHECK(off <= 1e-5 * cores_per_node && -off <= 1e-5 * cores_per_node); /* "%g": 6 digits */
-      CHECK(info_int(info, "nodes_per_host") == nodes_per_host);
+      CHECK(info_int(info, "nodes_per_host") == expected_share.nodes_per_host);
       const int grouped = strcmp(algorithm, "grouped") == 0, reported_groups = grouped ? info_int(info, "groups") : 0;
       MPI_Info_free(&info);
       check_same_everywhere(algorithm);

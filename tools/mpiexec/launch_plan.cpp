@@ -6,18 +6,26 @@
 
 #include "tools/mpiexec/binding.hpp"
 #include "tools/mpiexec/binding_report.hpp"
+#include "tools/mpiexec/node_cpus.hpp"
 #include "tools/mpiexec/node_machine.hpp"
 
 namespace strata::mpiexec {
 namespace {
 
-// The real processors this launch may run on (its affinity), shared evenly by the nodes that host ranks (simulated
-// nodes all run on this host), so perhaps less than one each. 0 when the affinity cannot be read.
-double node_cpus(const Placement& placement) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return 0;
-  return CPU_COUNT(&allowed) / static_cast<double>(std::max<std::size_t>(placement.node_names.size(), 1));
+// Simulated nodes run on their own shares of this host's CPUs (node_cpus.hpp): each rank's affinity, and the
+// figures the cost model reads. A single node keeps every CPU, and its ranks are left as they are.
+void share_host(const Placement& placement, LaunchPlan& plan) {
+  const NodeCpus shares = share_cpus(allowed_cpus(), std::max<std::size_t>(placement.node_names.size(), 1));
+  plan.hardware.node_cpus = shares.per_node;
+  plan.hardware.host_nodes = shares.nodes_per_group;
+  if (shares.of_node.size() < 2) return;
+  plan.affinity.resize(placement.node_of_rank.size());
+  for (std::size_t rank = 0; rank < plan.affinity.size(); ++rank) {
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    for (int cpu : shares.of_node[placement.node_of_rank[rank]]) CPU_SET(cpu, &mask);
+    plan.affinity[rank] = mask;
+  }
 }
 
 }  // namespace
@@ -25,8 +33,7 @@ double node_cpus(const Placement& placement) {
 LaunchPlan plan_launch(const Options& options, const std::string& real_hostname) {
   LaunchPlan plan;
   plan.placement = place_ranks(options.nprocs, options.nodes, options.map_by, real_hostname);
-  plan.hardware.node_cpus = node_cpus(plan.placement);
-  plan.hardware.host_nodes = plan.placement.node_names.size();  // every node runs on this host
+  share_host(plan.placement, plan);
   topo::Network network;
   if (!options.network.empty()) {
     std::string why;  // options.cpp has checked that the network fits
@@ -55,7 +62,7 @@ LaunchPlan plan_launch(const Options& options, const std::string& real_hostname)
   for (std::size_t rank = 0; rank < bindings.size(); ++rank) {
     if (!bindings[rank]) continue;
     plan.hardware.cpuset[rank] = "hwloc:" + bindings[rank]->list();
-    if (!simulated) plan.affinity[rank] = affinity_mask(machine, *bindings[rank]);
+    if (!simulated) plan.affinity[rank] = affinity_mask(machine, *bindings[rank]);  // replaces the node's share
   }
   if (options.report_bindings) plan.binding_report = binding_report(plan.placement, machine, network, bindings);
   return plan;

@@ -17,7 +17,7 @@ namespace strata::mpiexec {
 struct LaunchPlan {
   Placement placement;
   PublishedHardware hardware;                      // the simulated machine and the bindings, for PMIx
-  std::vector<std::optional<cpu_set_t>> affinity;  // by rank: bindings to apply, on the real machine only
+  std::vector<std::optional<cpu_set_t>> affinity;  // by rank: a real binding, else its simulated node's CPUs
   std::string binding_report;                      // --report-bindings lines; empty without the option
 };
 

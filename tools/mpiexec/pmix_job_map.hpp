@@ -17,7 +17,7 @@ struct PublishedHardware {
   std::string rack_groups;          // job-level PMIX_FABRIC_GROUPS ("0:node0,node1;1:..."); empty: no Rack level
   std::string switch_groups;        // job-level topo::kSwitchGroupsKey, same syntax; empty: no Switch level
   double node_cpus = 0;             // job-level runtime::kNodeCpusKey; 0: not published
-  std::size_t host_nodes = 0;       // job-level runtime::kHostNodesKey; 0: not published
+  std::size_t host_nodes = 0;       // job-level runtime::kHostNodesKey (node_cpus.hpp); 0: not published
 };
 
 InfoArray job_map_info(const Placement& placement, const PublishedHardware& hardware);
