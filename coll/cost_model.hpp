@@ -10,8 +10,9 @@
 // callbacks take no time. The prediction is the time the last vertex finishes.
 //
 // Where a node's ranks outnumber its processors (cores_per_node), they also queue for those: each transfer takes
-// one of the receiving node's processors for its duration, and each publish, read and reduce one of its own node's,
-// the earliest free. A fractional count is that many processors rounded up, each as much slower: 0.5 is one
+// one of the receiving node's processors for its duration (a transfer between nodes one of the sending node's too:
+// the sender's network stack copies the data out), and each publish, read and reduce one of its own node's, the
+// earliest free. A fractional count is that many processors rounded up, each as much slower: 0.5 is one
 // processor at half speed. Without it an oversubscribed machine looks as parallel as its ranks, and an algorithm of
 // many messages (a scatter-allgather bcast: 63 at 8 ranks where binomial sends 7) looks cheaper than it runs.
 // Nodes that share their processors (nodes_per_host: simulated nodes on one real processor) queue on one pool of

@@ -192,6 +192,32 @@ TEST(CostModel, NodesOfAHostShareItsProcessors) {
   EXPECT_NEAR(predict(4, build, p, kAllClose, node_of), 4 * (first + second), 1e-12);
 }
 
+// Between nodes a transfer takes a processor at both ends. Ranks 0, 1 on node 0 and 2, 3 on node 1, one processor
+// each: 0 sends to 2 while 3 sends to 1, so each node both sends and receives (its network port has one of each)
+// and the two transfers queue for the processors, one after the other. Inside a node only the receiver's counts:
+// 0 to 1 and 2 to 3 run side by side.
+TEST(CostModel, TransfersBetweenNodesTakeBothEndsProcessors) {
+  static char block[kAllgatherBlock];
+  const Data data{Buf::user(block), kAllgatherBlock, datatype::predefined(datatype::kByte)};
+  auto node_of = [](int rank) { return rank / 2; };
+  auto link_of = [&](int x, int y) { return node_of(x) == node_of(y) ? LinkClass::kSameNode : LinkClass::kOtherNode; };
+  const Link node{kAlpha, kBeta}, network{10 * kAlpha, 5 * kBeta};
+  CostParameters p = CostParameters::two_level(node, network, kGamma);
+  p.cores_per_node = 1;
+  const double across = network.alpha + kAllgatherBlock * network.beta;
+  const auto crossing = [&](int rank, Schedule& s) {
+    const int peer[] = {2, 3, 0, 1};
+    if (rank == 0 || rank == 3) s.send(data, peer[rank], 0);
+    else s.recv(data, peer[rank], 0);
+  };
+  EXPECT_NEAR(predict(4, crossing, p, link_of, node_of), 2 * across, 1e-12);
+  const auto inside = [&](int rank, Schedule& s) {
+    if (rank % 2 == 0) s.send(data, rank + 1, 0);
+    else s.recv(data, rank - 1, 0);
+  };
+  EXPECT_NEAR(predict(4, inside, p, link_of, node_of), kAlpha + kAllgatherBlock * kBeta, 1e-12);
+}
+
 }  // namespace
 
 // The shared-memory bcast is one copy in and one copy out per reader, each half a message's beta: the readers take a
