@@ -87,9 +87,10 @@ constexpr int kMostRanksCosted = 128;
 // rounds): 1 MiB 3105 / 3831 in block order (hierarchical 3303 / 2572, best flat 3154 / 3383), 3253 / 5395 with
 // ranks scattered (hierarchical 4932 / 7856, best flat 3457 / 3323); at 8 B it loses (179 / 183, hierarchical 95 /
 // 116). The model picked it there until it queued each node's work on its processors (cost_model.hpp,
-// cores_per_node); once transfers between nodes also took the sender's processor (2026-11-23) it picks it again at
-// 8 B with ranks scattered (55.3 us predicted, hierarchical 55.9: a tie the runs do not bear out, 244 / 84 us), and
-// reduce_bcast in block order.
+// cores_per_node); once transfers between nodes also took the sender's processor (2026-11-23) it picked it again at
+// 8 B with ranks scattered (55.3 us predicted, hierarchical 55.9: a tie the runs do not bear out, 224 / 95 us), and
+// reduce_bcast in block order. Since then a multi-leader allreduce of one slice (8 B: one element) is built as the
+// hierarchical one, which it then is in all but its node steps.
 // Costing builds every rank's schedule for every candidate (the distance-aware tree alone is O(p^2 log p) per rank),
 // so beyond kMostRanksCosted ranks these measured rules choose instead.
 constexpr Rule kRules[] = {

@@ -200,7 +200,7 @@ void allreduce(const Args& a, Schedule& s) {
 // For long vectors across nodes, where one leader per node would carry all of its node's network traffic and
 // reductions alone: each node reduce-scatters the vector among its first L ranks (L: the fewest ranks on any node),
 // the i-th ranks of all nodes allreduce slice i side by side, and each node allgathers its slices. Commutative
-// operators only: a node's ranks need not be a contiguous run.
+// operators only: a node's ranks need not be a contiguous run. With a single slice it is the hierarchical one.
 
 // A flat level among `ranks` (this rank's index `me`), for level().
 Step among(const std::vector<int>& ranks, int me) {
@@ -221,6 +221,10 @@ void multi_leader_allreduce(const Args& a, Schedule& s) {
   const auto me = static_cast<std::size_t>(std::find(mine.begin(), mine.end(), a.rank) - mine.begin());
   std::size_t slices = n;
   for (const auto& [node, ranks] : by_node) slices = std::min(slices, ranks.size());
+  // One slice (one element, or a node of one rank): its node's first rank carries it all, which is the hierarchical
+  // allreduce, and a reduce-scatter and allgatherv of one block would only be a slower reduce and bcast (bench/
+  // run-topology, 8 B, 2 nodes, ranks scattered: 224 us against 95).
+  if (slices == 1) return allreduce(a, s);
   // Slice i of the vector: counts[i] elements from displs[i]; none for the ranks past the first L.
   std::vector<int> counts(mine.size(), 0), displs(mine.size(), 0);
   for (std::size_t i = 0, from = 0; i < slices; from += static_cast<std::size_t>(counts[i++])) {
