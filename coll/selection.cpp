@@ -90,7 +90,7 @@ constexpr int kMostRanksCosted = 128;
 // cores_per_node); once transfers between nodes also took the sender's processor (2026-11-23) it picked it again at
 // 8 B with ranks scattered (55.3 us predicted, hierarchical 55.9: a tie the runs do not bear out, 224 / 95 us), and
 // reduce_bcast in block order. Since then a multi-leader allreduce of one slice (8 B: one element) is built as the
-// hierarchical one, which it then is in all but its node steps.
+// hierarchical one: the two differed only in their node steps, the multi-leader's slower.
 // Costing builds every rank's schedule for every candidate (the distance-aware tree alone is O(p^2 log p) per rank),
 // so beyond kMostRanksCosted ranks these measured rules choose instead.
 constexpr Rule kRules[] = {
