@@ -1,7 +1,7 @@
 // The cost model's parameters measured once per job, at MPI_Init, when STRATA_COST_PROBE=1 (and no
 // STRATA_COST_FILE is given): rank 0 ping-pongs with one rank of each link class it has (coll::link_class of their
-// placements: the lowest rank of the class) while the others wait, fits each link's Hockney line through 8 bytes
-// and 1 MiB (coll::fit_link), times its own reduction of 1 MiB of doubles for gamma, fills the classes the job lacks
+// placements: the lowest rank of the class) while the others wait, fits each link's Hockney lines, eager and
+// rendezvous, through the sizes of coll::kProbeSizes (coll::fit_link), times its own reduction of 1 MiB of doubles for gamma, fills the classes the job lacks
 // (coll::fill_unmeasured) and sends the result to every rank. Every rank then costs with the same figures, as it
 // must (ranks that chose different algorithms would wait for each other forever). Node memory keeps its built-in
 // figure: no pair of messages measures it.
@@ -31,12 +31,13 @@ namespace strata::api {
 namespace {
 
 constexpr auto kClasses = static_cast<std::size_t>(coll::LinkClass::kCount);
-constexpr std::size_t kSmall = 8, kLarge = std::size_t{1} << 20;
+constexpr const std::size_t (&kSizes)[4] = coll::kProbeSizes;
+constexpr std::size_t kLarge = kSizes[3];
 constexpr int kTagGo = 1, kTagPing = 2, kTagResult = 3;
 constexpr int kBatches = 5;
-// The parameters as they travel: alpha and beta per class, gamma, node memory's alpha and beta, and whether they
+// The parameters as they travel: alpha and beta per class and those of its rendezvous line, gamma, node memory's alpha and beta, and whether they
 // were measured (1) or are the built-in ones (0: a job of one rank, or bindings rank 0 could not read).
-constexpr int kValues = 2 * static_cast<int>(kClasses) + 4;
+constexpr int kValues = 4 * static_cast<int>(kClasses) + 4;
 constexpr int kMeasured = kValues - 1;
 
 using Values = std::array<double, kValues>;
@@ -44,20 +45,25 @@ using Values = std::array<double, kValues>;
 Values pack(const coll::CostParameters& p) {
   Values v{};
   for (std::size_t c = 0; c < kClasses; ++c) {
-    v[2 * c] = p.links[c].alpha;
-    v[2 * c + 1] = p.links[c].beta;
+    const coll::Link& l = p.links[c];
+    v[4 * c] = l.alpha;
+    v[4 * c + 1] = l.beta;
+    v[4 * c + 2] = l.rendezvous_alpha;
+    v[4 * c + 3] = l.rendezvous_beta;
   }
-  v[2 * kClasses] = p.gamma;
-  v[2 * kClasses + 1] = p.node_memory.alpha;
-  v[2 * kClasses + 2] = p.node_memory.beta;
+  v[4 * kClasses] = p.gamma;
+  v[4 * kClasses + 1] = p.node_memory.alpha;
+  v[4 * kClasses + 2] = p.node_memory.beta;
   return v;
 }
 
 coll::CostParameters unpack(const Values& v) {
   coll::CostParameters p;
-  for (std::size_t c = 0; c < kClasses; ++c) p.links[c] = {v[2 * c], v[2 * c + 1]};
-  p.gamma = v[2 * kClasses];
-  p.node_memory = {v[2 * kClasses + 1], v[2 * kClasses + 2]};
+  for (std::size_t c = 0; c < kClasses; ++c)
+    p.links[c] = coll::with_rendezvous({v[4 * c], v[4 * c + 1]}, {v[4 * c + 2], v[4 * c + 3]},
+                                       static_cast<coll::LinkClass>(c));
+  p.gamma = v[4 * kClasses];
+  p.node_memory = {v[4 * kClasses + 1], v[4 * kClasses + 2]};
   return p;
 }
 
@@ -65,7 +71,7 @@ coll::CostParameters unpack(const Values& v) {
 // fastest, since just after start-up the launcher and the progress threads still take turns on the cores, and a
 // batch they interrupt measures them.
 double ping_pong(MPI_Comm comm, int me, int peer, std::vector<char>& buffer, std::size_t bytes) {
-  const int trips = bytes == kSmall ? 50 : 5;
+  const int trips = bytes <= kSizes[1] ? 50 : 5;
   const int count = static_cast<int>(bytes);
   std::vector<double> batches;
   for (int b = -1; b < kBatches; ++b) {  // batch -1 warms the path up
@@ -129,9 +135,11 @@ std::optional<coll::CostParameters> measure(MPI_Comm comm, const std::array<int,
   for (std::size_t c = 0; c < kClasses; ++c) {
     if (peers[c] < 0) continue;
     PMPI_Send(nullptr, 0, MPI_BYTE, peers[c], kTagGo, comm);
-    const double small = ping_pong(comm, 0, peers[c], buffer, kSmall);
-    const double large = ping_pong(comm, 0, peers[c], buffer, kLarge);
-    p.links[c] = coll::fit_link(kSmall, small, kLarge, large);
+    double t[4];
+    for (int i = 0; i < 4; ++i) t[i] = ping_pong(comm, 0, peers[c], buffer, kSizes[i]);
+    const coll::Link eager = coll::fit_link(kSizes[0], t[0], kSizes[1], t[1]);
+    const coll::Link rendezvous = coll::fit_link(kSizes[2], t[2], kSizes[3], t[3]);
+    p.links[c] = coll::with_rendezvous(eager, rendezvous, static_cast<coll::LinkClass>(c));
     measured[c] = true;
   }
   if (!coll::fill_unmeasured(p, measured)) return std::nullopt;
@@ -171,8 +179,7 @@ void probe_cost_parameters(const comm::Communicator& world) {
       PMPI_Recv(values.data(), kValues, MPI_DOUBLE, 0, MPI_ANY_TAG, comm, &status);
       if (status.MPI_TAG == kTagResult) break;
       buffer.resize(kLarge);
-      ping_pong(comm, me, 0, buffer, kSmall);
-      ping_pong(comm, me, 0, buffer, kLarge);
+      for (std::size_t bytes : kSizes) ping_pong(comm, me, 0, buffer, bytes);
     }
   }
   if (values[kMeasured] == 1) coll::set_job_cost_parameters(unpack(values), "probe at MPI_Init");

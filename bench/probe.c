@@ -10,9 +10,11 @@
  * (unbound), or a level the library or machine lacks, gives MPI_COMM_NULL, which matches nothing.
  *
  * For each class the lowest pair of ranks of that class ping-pongs while the other ranks sleep (on a machine with
- * fewer cores than ranks a spinning bystander would slow the pair down). The Hockney line through two sizes gives
- * the link, alpha + m beta: alpha from 8 bytes (one double, the message of a small reduction), beta from 8 bytes to
- * 1 MiB; each time is the median over batches of the one-way time of a round trip. Gamma is rank 0's
+ * fewer cores than ranks a spinning bystander would slow the pair down). A link has two Hockney lines, alpha + m
+ * beta: its eager messages' through 8 bytes (one double, the message of a small reduction) and 4 KiB, and its
+ * rendezvous messages' (above the library's eager limit: a request and a clear-to-send before the data) through
+ * 256 KiB and 1 MiB, sizes below and above the eager limits of Strata, MPICH and Open MPI; each time is the median
+ * over batches of the one-way time of a round trip. Gamma is rank 0's
  * MPI_Reduce_local of 1 MiB of MPI_DOUBLE sums, per byte.
  *
  * Rank 0 prints the cost file (coll/cost_parameters.hpp: "class alpha_us beta_ns_per_byte" and "gamma
@@ -24,7 +26,9 @@
 #include <string.h>
 #include <time.h>
 
-enum { TAG = 11, CLASSES = 4, SMALL = 8, LARGE = 1 << 20 };
+enum { TAG = 11, CLASSES = 4, SIZES = 4, LARGE = 1 << 20 };
+/* coll/cost_parameters.hpp's kProbeSizes: the eager line through the first two, the rendezvous line the last two. */
+static const int sizes[SIZES] = {8, 4096, 256 * 1024, LARGE};
 static const char *const class_names[CLASSES] = {"same_cache", "same_package", "same_node", "other_node"};
 
 static int compare_doubles(const void *a, const void *b) {
@@ -187,7 +191,7 @@ int main(int argc, char **argv) {
       if (pair[c][0] < 0) pair[c][0] = a, pair[c][1] = b;
     }
 
-  double small[CLASSES] = {0}, large[CLASSES] = {0};
+  double times[CLASSES][SIZES] = {{0}};
   for (int c = 0; c < CLASSES; ++c) {
     const int a = pair[c][0], b = pair[c][1];
     if (a < 0) continue;
@@ -195,21 +199,14 @@ int main(int argc, char **argv) {
       idle_until_done();
       continue;
     }
-    small[c] = one_way(rank, a, b, buf, SMALL, batches, scratch);
-    large[c] = one_way(rank, a, b, buf, LARGE, batches, scratch);
+    for (int i = 0; i < SIZES; ++i) times[c][i] = one_way(rank, a, b, buf, sizes[i], batches, scratch);
     done_measuring();
   }
   /* Rank 0 prints: it gets the figures of the pairs it was not in from their first rank. */
   for (int c = 0; c < CLASSES; ++c) {
     const int a = pair[c][0];
-    if (a > 0 && rank == a) {
-      MPI_Send(&small[c], 1, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
-      MPI_Send(&large[c], 1, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
-    }
-    if (a > 0 && rank == 0) {
-      MPI_Recv(&small[c], 1, MPI_DOUBLE, a, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Recv(&large[c], 1, MPI_DOUBLE, a, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
+    if (a > 0 && rank == a) MPI_Send(times[c], SIZES, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
+    if (a > 0 && rank == 0) MPI_Recv(times[c], SIZES, MPI_DOUBLE, a, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
 
   double gamma = 0;
@@ -225,21 +222,27 @@ int main(int argc, char **argv) {
     int len = 0;
     MPI_Get_library_version(library, &len);
     library[strcspn(library, "\n")] = '\0';
-    printf("# probe: %s\n# %d ranks; median of %d batches; alpha from %d B, beta from %d B to %d B one way\n",
-           library, size, batches, SMALL, SMALL, LARGE);
-    printf("# class alpha_us beta_ns_per_byte\n");
+    printf("# probe: %s\n# %d ranks; median of %d batches; one-way times of %d, %d, %d and %d B\n", library, size,
+           batches, sizes[0], sizes[1], sizes[2], sizes[3]);
+    printf("# class alpha_us beta_ns_per_byte rendezvous_alpha_us rendezvous_beta_ns_per_byte\n");
     for (int c = 0; c < CLASSES; ++c) {
       const int from = nearest_measured(pair, c);
       if (from != c) {
         printf("# %s: no pair of ranks in this job; the values of %s\n", class_names[c], class_names[from]);
       } else {
-        printf("# %s: ranks %d and %d, %d B %.3f us, %d B %.3f us\n", class_names[c], pair[c][0], pair[c][1],
-               SMALL, small[c] * 1e6, LARGE, large[c] * 1e6);
+        printf("# %s: ranks %d and %d;", class_names[c], pair[c][0], pair[c][1]);
+        for (int i = 0; i < SIZES; ++i) printf(" %d B %.3f us", sizes[i], times[c][i] * 1e6);
+        printf("\n");
       }
-      /* Noise can tilt the line below zero on a busy machine; a negative cost means nothing to the model. */
-      double beta = (large[from] - small[from]) / (LARGE - SMALL);
-      double alpha = small[from] - SMALL * beta;
-      printf("%s %.4g %.4g\n", class_names[c], alpha > 0 ? alpha * 1e6 : 0, beta > 0 ? beta * 1e9 : 0);
+      printf("%s", class_names[c]);
+      for (int i = 0; i < SIZES; i += 2) {
+        /* Noise can tilt a line below zero on a busy machine; a negative cost means nothing to the model. */
+        const double *t = times[from];
+        double beta = (t[i + 1] - t[i]) / (sizes[i + 1] - sizes[i]);
+        double alpha = t[i] - sizes[i] * beta;
+        printf(" %.4g %.4g", alpha > 0 ? alpha * 1e6 : 0, beta > 0 ? beta * 1e9 : 0);
+      }
+      printf("\n");
     }
     printf("# gamma: MPI_Reduce_local of %d B of MPI_DOUBLE sums\ngamma %.4g\n", LARGE, gamma * 1e9);
   }

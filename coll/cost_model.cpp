@@ -93,7 +93,7 @@ class Simulation {
       }
       case Kind::kPublish: {  // one copy into the node segment, on the writer's way out
         const Link& link = parameters_.node_memory;
-        const double duration = link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
+        const double duration = link.time(bytes(v.a));
         s.send_free = on_processor(e.rank, std::max(e.time, s.send_free), duration);
         finish(e.rank, e.vertex, s.send_free);
         Block& block = blocks_[{e.rank, v.tag, v.group}];
@@ -146,7 +146,7 @@ class Simulation {
       node_in = &node_port(node_of_(recv.rank)).recv_free;
       begin = std::max({begin, *node_out, *node_in});
     }
-    const double duration = link.alpha + static_cast<double>(bytes(v.a)) * link.beta;
+    const double duration = link.time(bytes(v.a));
     double end = on_processor(recv.rank, begin, duration);
     // Between nodes the sender works too (its network stack copies the data out), so it takes one of its node's.
     if (node_out != nullptr) end = std::max(end, on_processor(send.rank, begin, duration));
@@ -174,7 +174,7 @@ class Simulation {
       const double begin = std::max({read.time, block.published.front().first, s.recv_free});
       // A reducing read (v.op) also reduces what it takes.
       const double gamma = v.op != nullptr ? parameters_.gamma : 0.0;
-      const double duration = link.alpha + static_cast<double>(bytes(v.a)) * (link.beta + gamma);
+      const double duration = link.time(bytes(v.a)) + static_cast<double>(bytes(v.a)) * gamma;
       s.recv_free = on_processor(read.rank, begin, duration);
       finish(read.rank, read.vertex, s.recv_free);
       if (--block.published.front().second == 0) block.published.pop_front();

@@ -3,10 +3,10 @@
 //
 // Rules: a transfer starts once the send and its matching receive are both ready and the sender's send port and
 // the receiver's receive port are free (one message in and one out at a time per rank, as in the single-port
-// model), and lasts alpha + bytes * beta of its link class (how close the two processes are). A publish into the
-// node's shared memory and each read of it cost node_memory's alpha + bytes * beta each (one copy, where a message
-// makes two), the publish on the writer's send port, each read on its reader's receive port once the block is
-// written (a reducing read adds bytes * gamma). A reduce takes bytes * gamma of its rank's processor; copies and
+// model), and lasts Link::time of its link class (how close the two processes are): alpha + bytes * beta, or the
+// rendezvous line above the transport's eager limit. A publish into the node's shared memory and each read of it
+// cost node_memory's alpha + bytes * beta each (one copy, where a message makes two), the publish on the writer's
+// send port, each read on its reader's receive port once the block is written (a reducing read adds bytes * gamma). A reduce takes bytes * gamma of its rank's processor; copies and
 // callbacks take no time. The prediction is the time the last vertex finishes.
 //
 // Where a node's ranks outnumber its processors (cores_per_node), they also queue for those: each transfer takes
@@ -19,6 +19,7 @@
 // cores_per_node x nodes_per_host. Apart, 2 nodes of half a processor each would let 2 ranks work at once on one.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <functional>
 
 #include "coll/schedule.hpp"
@@ -28,6 +29,16 @@ namespace strata::coll {
 struct Link {
   double alpha = 0;  // seconds per message
   double beta = 0;   // seconds per byte
+  // A message of more than eager_limit bytes goes by rendezvous (a request, a clear-to-send, then the data), whose
+  // round trip is a cost of its own: over tcp a 64 KiB message takes 56 us where 8 KiB takes 9 (bench/pingpong,
+  // 2 simulated nodes). Such a message costs rendezvous.alpha + bytes * rendezvous.beta. 0: one line for all sizes.
+  std::size_t eager_limit = 0;
+  double rendezvous_alpha = 0, rendezvous_beta = 0;
+
+  double time(std::size_t bytes) const {
+    const auto m = static_cast<double>(bytes);
+    return eager_limit != 0 && bytes > eager_limit ? rendezvous_alpha + m * rendezvous_beta : alpha + m * beta;
+  }
 };
 
 // The link classes the model tells apart, from the closest: two processes sharing a cache (L3 or below), the same

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "runtime/bootstrap.hpp"
+#include "transport/fabric.hpp"
+#include "transport/shm_ring.hpp"
 
 namespace strata::coll {
 namespace {
@@ -62,13 +64,17 @@ bool optional(std::size_t entry) {
 const char* units_of(std::size_t entry) {
   if (entry == kGamma) return "ns_per_byte";
   if (entry == kCores) return "processors";
-  return entry == kHosts ? "nodes" : "alpha_us beta_ns_per_byte";
+  if (entry == kHosts) return "nodes";
+  return entry == kNodeMemory ? "alpha_us beta_ns_per_byte"
+                              : "alpha_us beta_ns_per_byte [rendezvous_alpha_us rendezvous_beta_ns_per_byte]";
 }
 
 // The figures of the defaults below, in the file's units.
-CostParameters from_file_units(const double (&links)[kClasses][2], double gamma_ns) {
+CostParameters from_file_units(const double (&links)[kClasses][4], double gamma_ns) {
   CostParameters p;
-  for (std::size_t c = 0; c < kClasses; ++c) p.links[c] = {links[c][0] * kMicro, links[c][1] * kNano};
+  for (std::size_t c = 0; c < kClasses; ++c)
+    p.links[c] = with_rendezvous({links[c][0] * kMicro, links[c][1] * kNano},
+                                 {links[c][2] * kMicro, links[c][3] * kNano}, static_cast<LinkClass>(c));
   p.gamma = gamma_ns * kNano;
   return p;
 }
@@ -109,14 +115,16 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
       return error(kErrArg, where + tokens[0] + " given again (first on line " + std::to_string(first_line[entry]) +
                                 ")");
     first_line[entry] = number;
-    const std::size_t wanted = entry == kGamma || entry == kCores || entry == kHosts ? 1 : 2;
+    const bool link = entry < kClasses;
+    std::size_t wanted = entry == kGamma || entry == kCores || entry == kHosts ? 1 : 2;
+    if (link && tokens.size() - 1 >= 4) wanted = 4;  // with the rendezvous line
     const char* units = units_of(entry);
-    if (tokens.size() - 1 < wanted)
-      return error(kErrArg, where + tokens[0] + " needs " + std::to_string(wanted) + " value(s) (" + units +
-                                "), got " + std::to_string(tokens.size() - 1));
+    if (tokens.size() - 1 < wanted || (link && tokens.size() - 1 == 3))
+      return error(kErrArg, where + tokens[0] + " needs " + (link ? "2 or 4" : std::to_string(wanted)) +
+                                " value(s) (" + units + "), got " + std::to_string(tokens.size() - 1));
     if (tokens.size() - 1 > wanted)
       return error(kErrArg, where + "unexpected \"" + tokens[wanted + 1] + "\" after " + tokens[0] + "'s " + units);
-    double values[2] = {};
+    double values[4] = {};
     for (std::size_t v = 0; v < wanted; ++v) {
       std::string why;
       if (!parse_value(tokens[v + 1], values[v], why))
@@ -129,6 +137,9 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
     else if (entry == kGamma) read.gamma = values[0] * kNano;
     else if (entry == kNodeMemory) read.node_memory = {values[0] * kMicro, values[1] * kNano};
     else read.links[entry] = {values[0] * kMicro, values[1] * kNano};
+    if (link && wanted == 4)
+      read.links[entry] = with_rendezvous(read.links[entry], {values[2] * kMicro, values[3] * kNano},
+                                          static_cast<LinkClass>(entry));
   }
   if (in.bad()) return error(kErrOther, "cannot read cost file " + path);
   for (std::size_t entry = 0; entry <= kHosts; ++entry)
@@ -142,12 +153,15 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
 }
 
 std::string format_cost_parameters(const CostParameters& p) {
-  std::string out = "# class alpha_us beta_ns_per_byte\n";
-  char line[128];
+  std::string out = "# class alpha_us beta_ns_per_byte [rendezvous_alpha_us rendezvous_beta_ns_per_byte]\n";
+  char line[160];
   for (std::size_t c = 0; c < kClasses; ++c) {
-    std::snprintf(line, sizeof line, "%s %.6g %.6g\n", entry_name(c), p.links[c].alpha / kMicro,
-                  p.links[c].beta / kNano);
-    out += line;
+    const Link& l = p.links[c];
+    int n = std::snprintf(line, sizeof line, "%s %.6g %.6g", entry_name(c), l.alpha / kMicro, l.beta / kNano);
+    if (l.eager_limit != 0)
+      n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), " %.6g %.6g",
+                         l.rendezvous_alpha / kMicro, l.rendezvous_beta / kNano);
+    out += std::string(line, static_cast<std::size_t>(n)) + "\n";
   }
   std::snprintf(line, sizeof line, "gamma %.6g\n", p.gamma / kNano);
   out += line;
@@ -160,12 +174,16 @@ std::string format_cost_parameters(const CostParameters& p) {
 }
 
 // Measured by bench/run-probe (bench/probe.c, 16 ranks on 2 simulated nodes of "pack:2 [numa] l3:2 core:2 pu:1",
-// bound to cores; RelWithDebInfo build) on the development machine, 2 real cores, Linux 6.18, 2026-11-22: each
-// figure is the median of 3 runs (one run's figures: the median of 7 batches). Since the simulated caches and
-// packages are all the same 2 real cores, the three classes inside a node measure one path (shared memory between
-// two processes of an oversubscribed machine, about 1.7 us and 11 GB/s) and agree within the noise; other nodes are
-// the tcp provider over loopback. Gamma: MPI_Reduce_local of 1 MiB of doubles (about 45 GB/s of one vector).
-// Measure the machine you plan for: `bench/run-probe > costs.txt`, then STRATA_COST_FILE=costs.txt.
+// bound to cores; RelWithDebInfo build) on the development machine, 2 real cores, Linux 6.18, 2026-11-23: each
+// figure is the median of 3 runs (one run's figures: the median of 7 batches). mpiexec runs each simulated node on
+// its own share of the real cores (one each here), so two ranks of a node take turns on one core: a message inside
+// a node costs two switches between them (about 21 us at 8 B, where two ranks on two cores take 0.13), and the
+// three classes inside a node measure that one path. Other nodes are the tcp provider over loopback, its ranks on
+// different cores. A message above the eager limit (transport: 64 KiB inside a node, 16 KiB between nodes) pays a
+// round trip more: 64 KiB between nodes takes 56 us where the eager line says 24 (bench/pingpong). Gamma:
+// MPI_Reduce_local of 1 MiB of doubles (about 40 GB/s of one vector). Only multi-node communicators use the model,
+// and here those are always simulated, so these are the conditions it must predict. Measure the machine you plan
+// for: `bench/run-probe > costs.txt`, then STRATA_COST_FILE=costs.txt.
 //
 // node_memory (a publish or a read of the node's shared memory, coll/node_segment.hpp) is fitted to
 // bench/run-coll-algorithms (Release, 2026-11-22), the shared_memory bcast against the flat ones on one node: at 8
@@ -173,19 +191,20 @@ std::string format_cost_parameters(const CostParameters& p) {
 // 16.1; 1 MiB 115, best flat 284); at 4 ranks it won from 1 KiB. A message's alpha above is a ping-pong's, while a
 // flat algorithm's sends leave eagerly, back to back, so that a loop of them overlaps; a node block cannot run that
 // far ahead (16 runs in flight), and an alpha of 6 us for each copy puts the model's crossover where these runs
-// put it. Its beta is half of same_node's: one copy of the two a message makes.
+// put it. Its beta is half of same_node's eager one then (0.0913): one copy of the two a message makes.
 const CostParameters& default_cost_parameters() {
   static const CostParameters measured = [] {
     CostParameters p = from_file_units(
         {
-            {1.852, 0.08902},  // same_cache    alpha_us beta_ns_per_byte
-            {1.628, 0.09273},  // same_package
-            {1.684, 0.09129},  // same_node
-            {7.424, 0.2591},   // same_switch: other_node's (loopback has no switches to measure)
-            {7.424, 0.2591},   // same_rack: likewise
-            {7.424, 0.2591},   // other_node
+            // alpha_us beta_ns_per_byte, then the rendezvous line's
+            {21.25, 0.2714, 76.82, 0.07594},  // same_cache
+            {20.66, 0.0, 75.76, 0.08293},     // same_package
+            {20.39, 0.05454, 69.95, 0.07887}, // same_node
+            {7.588, 0.4755, 31.42, 0.2258},   // same_switch: other_node's (loopback has no switches to measure)
+            {7.588, 0.4755, 31.42, 0.2258},   // same_rack: likewise
+            {7.588, 0.4755, 31.42, 0.2258},   // other_node
         },
-        0.02223);  // gamma ns_per_byte
+        0.02438);  // gamma ns_per_byte
     p.node_memory = {6.0 * kMicro, 0.0456 * kNano};
     return p;
   }();
@@ -263,6 +282,17 @@ const std::string& job_cost_source() {
 Link fit_link(std::size_t small, double small_seconds, std::size_t large, double large_seconds) {
   const double beta = std::max(0.0, (large_seconds - small_seconds) / static_cast<double>(large - small));
   return {std::max(0.0, small_seconds - static_cast<double>(small) * beta), beta};
+}
+
+std::size_t eager_limit(LinkClass c) {
+  return between_nodes(c) ? transport::kFabricEagerLimit : transport::kRingEagerLimit;
+}
+
+Link with_rendezvous(Link eager, const Link& rendezvous, LinkClass c) {
+  eager.eager_limit = eager_limit(c);
+  eager.rendezvous_alpha = rendezvous.alpha;
+  eager.rendezvous_beta = rendezvous.beta;
+  return eager;
 }
 
 bool fill_unmeasured(CostParameters& p, const std::array<bool, kClasses>& measured) {

@@ -2,18 +2,22 @@
 // (bench/probe.c prints this format) reach the model and strata-plan without rebuilding:
 //
 //   # comments run from '#' to the end of the line
-//   same_cache   alpha_us beta_ns_per_byte
-//   same_package alpha_us beta_ns_per_byte
-//   same_node    alpha_us beta_ns_per_byte
-//   same_switch  alpha_us beta_ns_per_byte   (optional: other nodes on the same switch)
-//   same_rack    alpha_us beta_ns_per_byte   (optional: other nodes in the same rack)
-//   other_node   alpha_us beta_ns_per_byte
+//   same_cache   alpha_us beta_ns_per_byte [rendezvous_alpha_us rendezvous_beta_ns_per_byte]
+//   same_package alpha_us beta_ns_per_byte [...]
+//   same_node    alpha_us beta_ns_per_byte [...]
+//   same_switch  alpha_us beta_ns_per_byte [...]   (optional: other nodes on the same switch)
+//   same_rack    alpha_us beta_ns_per_byte [...]   (optional: other nodes in the same rack)
+//   other_node   alpha_us beta_ns_per_byte [...]
 //   gamma        ns_per_byte
 //   node_memory  alpha_us beta_ns_per_byte   (optional: one copy into or out of the node's shared memory)
 //   cores_per_node processors                (optional: the processors a node's ranks share, may be fractional;
 //                                             0 or none: one per rank, unless the launcher says (runtime::kNodeCpusKey))
 //   nodes_per_host nodes                     (optional: how many consecutive nodes share one host's processors, a
 //                                             whole number; 0 or none: the launcher's (runtime::kHostNodesKey), else 1)
+//
+// A link's first two values are its eager messages' line; the two optional ones the line of messages above the
+// transport's eager limit for that link (eager_limit below), which go by rendezvous. Without them one line costs
+// every size, as in files written before the rendezvous line.
 //
 // Every line must be there once, with finite non-negative numbers; a file that says less is refused rather than
 // completed with guesses. The exceptions are the lines added after files were written without them: a missing
@@ -63,6 +67,17 @@ const std::string& job_cost_source();
 
 // For a probe. The Hockney line alpha + m beta through two one-way times, each clamped at 0 (noise may tilt it).
 Link fit_link(std::size_t small, double small_seconds, std::size_t large, double large_seconds);
+
+// The largest message Strata's transport sends eagerly over a link of class `c`: its shared-memory rings' limit
+// inside a node, its network provider's between nodes (transport/shm_ring.hpp, transport/fabric.hpp).
+std::size_t eager_limit(LinkClass c);
+
+// `eager` with `rendezvous`'s line for the messages above eager_limit(c).
+Link with_rendezvous(Link eager, const Link& rendezvous, LinkClass c);
+
+// The sizes a probe times for a link: the eager line through the first two (eager on every class), the rendezvous
+// line through the last two (above every class's eager limit).
+constexpr std::size_t kProbeSizes[4] = {8, 4096, 256 * 1024, 1024 * 1024};
 
 // Each link class not `measured` takes the figures of the nearest measured class on its side of the node's
 // boundary (inside the node, or between nodes), ties to the closer one; without one there, the nearest on the other

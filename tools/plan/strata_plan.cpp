@@ -198,6 +198,9 @@ int main(int argc, char** argv) {
       fail("STRATA_COST_FILE: " + s.message);
     costs = std::string("STRATA_COST_FILE=") + job_file;
   }
+  // The library's own choices inside a plan (a level's flat algorithm against the node's shared memory) cost with
+  // the same figures as the plan.
+  coll::set_job_cost_parameters(parameters, costs);
 
   const int size = cluster.ranks();
   const std::vector<topo::Placement> placements = plan::rank_placements(cluster, o.order);

@@ -118,6 +118,40 @@ TEST(CostModel, OtherNodesCostTheirOwnLink) {  // a 2-rank broadcast across node
   EXPECT_NEAR(t, 10 * kAlpha + 1024 * 5 * kBeta, 1e-12);
 }
 
+// A message above its link's eager limit costs the rendezvous line, one at or below it the eager line: a binomial
+// bcast on 2 ranks is one message, of one size on either side of the limit (1 KiB); a 4-rank chain pipeline of
+// k segments takes 3 + k - 1 steps of one segment each: 2 segments of 2 KiB by rendezvous, 4 of 1 KiB eagerly.
+TEST(CostModel, MessagesAboveTheEagerLimitCostTheRendezvousLine) {
+  constexpr double kRendezvousAlpha = 7 * kAlpha, kRendezvousBeta = kBeta / 2;
+  Link link{kAlpha, kBeta};
+  link.eager_limit = 1024;
+  link.rendezvous_alpha = kRendezvousAlpha;
+  link.rendezvous_beta = kRendezvousBeta;
+  const CostParameters p = CostParameters::uniform(link, kGamma);
+  auto bcast = [&](const char* name, int ranks, std::size_t bytes, std::size_t segment) {
+    const Algorithm* a = find_algorithm(Operation::kBcast, name);
+    EXPECT_NE(a, nullptr) << name;
+    std::vector<char> x(bytes);
+    return predict(
+        ranks,
+        [&](int rank, Schedule& s) {
+          Args args;
+          args.rank = rank;
+          args.size = ranks;
+          args.recvbuf = x.data();
+          args.recvcount = bytes;
+          args.recvtype = datatype::predefined(datatype::kByte);
+          args.segment_bytes = segment;
+          a->build(args, s);
+        },
+        p, kAllClose);
+  };
+  EXPECT_NEAR(bcast("binomial", 2, 1024, 0), kAlpha + 1024 * kBeta, 1e-12);
+  EXPECT_NEAR(bcast("binomial", 2, 1025, 0), kRendezvousAlpha + 1025 * kRendezvousBeta, 1e-12);
+  EXPECT_NEAR(bcast("pipeline", 4, 4096, 2048), (4 - 1 + 2 - 1) * (kRendezvousAlpha + 2048 * kRendezvousBeta), 1e-12);
+  EXPECT_NEAR(bcast("pipeline", 4, 4096, 1024), (4 - 1 + 4 - 1) * (kAlpha + 1024 * kBeta), 1e-12);
+}
+
 // A recursive-doubling allgather of kAllgatherBlock bytes per rank on 4 ranks: two steps, in which every rank
 // sends and receives once (the tests of the network ports and of the processors below).
 constexpr std::size_t kAllgatherBlock = 4096;

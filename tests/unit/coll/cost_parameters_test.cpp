@@ -28,13 +28,16 @@ const char* const kValid =
     "\n"
     "  same_package\t0.75 0.1\n"
     "same_node 1 0.125\n"
-    "other_node 12.5 0.25\n"
+    "other_node 12.5 0.25 40 0.2\n"
     "gamma 0.03\n";
 
 void expect_same(const CostParameters& a, const CostParameters& b) {
   for (std::size_t c = 0; c < a.links.size(); ++c) {
     EXPECT_NEAR(a.links[c].alpha, b.links[c].alpha, 1e-6 * a.links[c].alpha) << c;
     EXPECT_NEAR(a.links[c].beta, b.links[c].beta, 1e-6 * a.links[c].beta) << c;
+    EXPECT_EQ(a.links[c].eager_limit, b.links[c].eager_limit) << c;
+    EXPECT_NEAR(a.links[c].rendezvous_alpha, b.links[c].rendezvous_alpha, 1e-6 * a.links[c].rendezvous_alpha) << c;
+    EXPECT_NEAR(a.links[c].rendezvous_beta, b.links[c].rendezvous_beta, 1e-6 * a.links[c].rendezvous_beta) << c;
   }
   EXPECT_NEAR(a.gamma, b.gamma, 1e-6 * a.gamma);
   EXPECT_NEAR(a.node_memory.alpha, b.node_memory.alpha, 1e-6 * a.node_memory.alpha);
@@ -88,12 +91,21 @@ TEST(CostParameters, ReadsEveryEntryInItsUnits) {
   EXPECT_DOUBLE_EQ(p.link(LinkClass::kOtherNode).alpha, 12.5e-6);
   EXPECT_DOUBLE_EQ(p.link(LinkClass::kOtherNode).beta, 0.25e-9);
   EXPECT_DOUBLE_EQ(p.gamma, 0.03e-9);
+  // Two values: one line for every size; four: the rendezvous line above the transport's limit between nodes.
+  EXPECT_EQ(p.link(LinkClass::kSameCache).eager_limit, 0u);
+  EXPECT_DOUBLE_EQ(p.link(LinkClass::kSameCache).time(1 << 20), 0.5e-6 + (1 << 20) * 0.08e-9);
+  const Link& network = p.link(LinkClass::kOtherNode);
+  EXPECT_EQ(network.eager_limit, 16 * 1024 - 256u);
+  EXPECT_DOUBLE_EQ(network.time(16 * 1024 - 256), 12.5e-6 + (16 * 1024 - 256) * 0.25e-9);
+  EXPECT_DOUBLE_EQ(network.time(16 * 1024), 40e-6 + 16 * 1024 * 0.2e-9);
 }
 
 TEST(CostParameters, RoundTrip) {
   CostParameters p;
   p.links = {Link{0.4321e-6, 0.0677e-9}, Link{1.5e-6, 0.122e-9}, Link{2e-6, 1e-10}, Link{3.5e-6, 0.15e-9},
              Link{5.25e-6, 0.2e-9},     Link{7.219e-6, 0.2393e-9}};
+  p.links[2] = with_rendezvous(p.links[2], {20.5e-6, 0.0789e-9}, LinkClass::kSameNode);
+  p.links[5] = with_rendezvous(p.links[5], {31.25e-6, 0.2258e-9}, LinkClass::kOtherNode);
   p.gamma = 0.024e-9;
   p.node_memory = {4.5e-6, 0.05e-9};
   p.cores_per_node = 1.5;
@@ -111,15 +123,20 @@ TEST(CostParameters, RoundTrip) {
   expect_same(default_cost_parameters(), defaults);
 }
 
-TEST(CostParameters, TheDefaultsAreMeasuredFigures) {  // every link costs something, the network the most alpha
+// Every link costs something, and a rendezvous more than an eager message of the same size (its round trip).
+TEST(CostParameters, TheDefaultsAreMeasuredFigures) {
   const CostParameters& p = default_cost_parameters();
-  for (const Link& l : p.links) {
-    EXPECT_GT(l.alpha, 0);
-    EXPECT_GT(l.beta, 0);
+  for (std::size_t c = 0; c < p.links.size(); ++c) {
+    const Link& l = p.links[c];
+    EXPECT_GT(l.alpha, 0) << c;
+    EXPECT_GT(l.rendezvous_beta, 0) << c;
+    EXPECT_EQ(l.eager_limit, eager_limit(static_cast<LinkClass>(c))) << c;
+    EXPECT_GT(l.time(l.eager_limit + 1), l.alpha + static_cast<double>(l.eager_limit + 1) * l.beta) << c;
   }
   EXPECT_GT(p.gamma, 0);
-  EXPECT_GT(p.link(LinkClass::kOtherNode).alpha, p.link(LinkClass::kSameCache).alpha);
 }
+
+const std::string kLinkUnits = "alpha_us beta_ns_per_byte [rendezvous_alpha_us rendezvous_beta_ns_per_byte]";
 
 struct Bad {
   const char* name;
@@ -145,17 +162,22 @@ TEST(CostParameters, RefusesWhatItCannotUse) {
       {"cores_few", "same_cache 1 1\ncores_per_node\n" + rest, kErrArg,
        ":2: cores_per_node needs 1 value(s) (processors), got 0"},
       {"switch_few", "same_cache 1 1\nsame_switch 2\n" + rest, kErrArg,
-       ":2: same_switch needs 2 value(s) (alpha_us beta_ns_per_byte), got 1"},
+       ":2: same_switch needs 2 or 4 value(s) (alpha_us beta_ns_per_byte [rendezvous_alpha_us "
+       "rendezvous_beta_ns_per_byte]), got 1"},
       {"rack_twice", "same_rack 1 1\nsame_cache 1 1\n" + rest + "same_rack 2 2\n", kErrArg,
        ":7: same_rack given again (first on line 1)"},
       {"rack_negative", "same_cache 1 1\nsame_rack -1 1\n" + rest, kErrArg, ":2: \"-1\" is negative"},
-      {"few", "same_cache 1\n" + rest, kErrArg,
-       ":1: same_cache needs 2 value(s) (alpha_us beta_ns_per_byte), got 1"},
-      {"none", rest + "same_cache\n", kErrArg, ":5: same_cache needs 2 value(s) (alpha_us beta_ns_per_byte), got 0"},
+      {"few", "same_cache 1\n" + rest, kErrArg, ":1: same_cache needs 2 or 4 value(s) (" + kLinkUnits + "), got 1"},
+      {"none", rest + "same_cache\n", kErrArg, ":5: same_cache needs 2 or 4 value(s) (" + kLinkUnits + "), got 0"},
+      {"three", "same_cache 1 1 1\n" + rest, kErrArg, ":1: same_cache needs 2 or 4 value(s) (" + kLinkUnits +
+       "), got 3"},
+      {"five", "same_cache 1 1 1 1 1\n" + rest, kErrArg, ":1: unexpected \"1\" after same_cache's " + kLinkUnits},
+      {"rendezvous_negative", "same_cache 1 1 2 -1\n" + rest, kErrArg, ":1: \"-1\" is negative"},
+      {"node_memory_four", "same_cache 1 1\nnode_memory 1 1 1 1\n" + rest, kErrArg,
+       ":2: unexpected \"1\" after node_memory's alpha_us beta_ns_per_byte"},
       {"gamma_few", "same_cache 1 1\nsame_package 1 1\nsame_node 1 1\nother_node 1 1\ngamma # none\n", kErrArg,
        ":5: gamma needs 1 value(s) (ns_per_byte), got 0"},
-      {"many", "same_cache 1 1 us\n" + rest, kErrArg,
-       ":1: unexpected \"us\" after same_cache's alpha_us beta_ns_per_byte"},
+      {"many", "same_cache 1 1 us 1\n" + rest, kErrArg, ":1: \"us\" is not a number"},
       {"gamma_many", "same_cache 1 1\nsame_package 1 1\nsame_node 1 1\nother_node 1 1\ngamma 1 2\n", kErrArg,
        ":5: unexpected \"2\" after gamma's ns_per_byte"},
       {"word", "same_cache fast 1\n" + rest, kErrArg, ":1: \"fast\" is not a number"},
