@@ -1,9 +1,10 @@
 // The cost model's parameters measured once per job, at MPI_Init, when STRATA_COST_PROBE=1 (and no
 // STRATA_COST_FILE is given): rank 0 ping-pongs with one rank of each link class it has (coll::link_class of their
 // placements: the lowest rank of the class) while the others wait, fits each link's Hockney lines, eager and
-// rendezvous, through the sizes of coll::kProbeSizes (coll::fit_link), times its own reduction of 1 MiB of doubles for gamma, fills the classes the job lacks
-// (coll::fill_unmeasured) and sends the result to every rank. Every rank then costs with the same figures, as it
-// must (ranks that chose different algorithms would wait for each other forever). Node memory keeps its built-in
+// rendezvous, through the sizes of coll::kProbeSizes (coll::fit_link), times its own reduction of 1 MiB of doubles
+// for gamma, fills the classes the job lacks (coll::fill_unmeasured) and sends the result to every rank. Every rank
+// then costs with the same figures, as it must (ranks that chose different algorithms would wait for each other
+// forever). Node memory keeps its built-in
 // figure: no pair of messages measures it.
 //
 // It runs at MPI_Init rather than at the model's first use because that first use is inside some communicator's
@@ -35,8 +36,9 @@ constexpr const std::size_t (&kSizes)[4] = coll::kProbeSizes;
 constexpr std::size_t kLarge = kSizes[3];
 constexpr int kTagGo = 1, kTagPing = 2, kTagResult = 3;
 constexpr int kBatches = 5;
-// The parameters as they travel: alpha and beta per class and those of its rendezvous line, gamma, node memory's alpha and beta, and whether they
-// were measured (1) or are the built-in ones (0: a job of one rank, or bindings rank 0 could not read).
+// The parameters as they travel: per class alpha and beta and those of its rendezvous line, gamma, node memory's
+// alpha and beta, and whether they were measured (1) or are the built-in ones (0: a job of one rank, or bindings rank
+// 0 could not read).
 constexpr int kValues = 4 * static_cast<int>(kClasses) + 4;
 constexpr int kMeasured = kValues - 1;
 

@@ -6,8 +6,9 @@
 // model), and lasts Link::time of its link class (how close the two processes are): alpha + bytes * beta, or the
 // rendezvous line above the transport's eager limit. A publish into the node's shared memory and each read of it
 // cost node_memory's alpha + bytes * beta each (one copy, where a message makes two), the publish on the writer's
-// send port, each read on its reader's receive port once the block is written (a reducing read adds bytes * gamma). A reduce takes bytes * gamma of its rank's processor; copies and
-// callbacks take no time. The prediction is the time the last vertex finishes.
+// send port, each read on its reader's receive port once the block is written (a reducing read adds bytes * gamma).
+// A reduce takes bytes * gamma of its rank's processor; copies and callbacks take no time. The prediction is the
+// time the last vertex finishes.
 //
 // Where a node's ranks outnumber its processors (cores_per_node), they also queue for those: each transfer takes
 // one of the receiving node's processors for its duration (a transfer between nodes one of the sending node's too:
