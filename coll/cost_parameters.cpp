@@ -174,16 +174,18 @@ std::string format_cost_parameters(const CostParameters& p) {
 }
 
 // Measured by bench/run-probe (bench/probe.c, 16 ranks on 2 simulated nodes of "pack:2 [numa] l3:2 core:2 pu:1",
-// bound to cores; RelWithDebInfo build) on the development machine, 2 real cores, Linux 6.18, 2026-11-23: each
-// figure is the median of 3 runs (one run's figures: the median of 7 batches). mpiexec runs each simulated node on
-// its own share of the real cores (one each here), so two ranks of a node take turns on one core: a message inside
-// a node costs two switches between them (about 21 us at 8 B, where two ranks on two cores take 0.13), and the
-// three classes inside a node measure that one path. Other nodes are the tcp provider over loopback, its ranks on
-// different cores. A message above the eager limit (transport: 64 KiB inside a node, 16 KiB between nodes) pays a
-// round trip more: 64 KiB between nodes takes 56 us where the eager line says 24 (bench/pingpong). Gamma:
-// MPI_Reduce_local of 1 MiB of doubles (about 40 GB/s of one vector). Only multi-node communicators use the model,
-// and here those are always simulated, so these are the conditions it must predict. Measure the machine you plan
-// for: `bench/run-probe > costs.txt`, then STRATA_COST_FILE=costs.txt.
+// bound to cores; RelWithDebInfo build) on the development machine, 2 real cores, Linux 6.18: each figure is the
+// median of 3 runs (one run's figures: the median of 7 batches). The eager lines are from 2026-11-22, before mpiexec
+// ran each simulated node on its own share of the cores: the three classes inside a node measure one path (shared
+// memory between two processes of an oversubscribed machine, about 1.7 us and 11 GB/s), as a job on one real node
+// sees it. (Pinned, two ranks of one simulated node take turns on one core and a message inside it takes 21 us;
+// a communicator inside one node costs with these figures too, its shared-memory bcast against a flat one, so they
+// stay those of a real node.) Other nodes are the tcp provider over loopback. A message above the eager limit
+// (transport: 64 KiB inside a node, 16 KiB between nodes) pays a round trip more, hence the rendezvous lines: between
+// nodes run-probe's of 2026-11-23 (256 KiB and 1 MiB; 64 KiB takes 56 us where the eager line says 24), inside a
+// node bench/pingpong's on one node, 2 ranks (128 KiB 23.3 us, 1 MiB 118.5). Gamma: MPI_Reduce_local of 1 MiB of
+// doubles (about 45 GB/s of one vector). Measure the machine you plan for: `bench/run-probe > costs.txt`, then
+// STRATA_COST_FILE=costs.txt.
 //
 // node_memory (a publish or a read of the node's shared memory, coll/node_segment.hpp) is fitted to
 // bench/run-coll-algorithms (Release, 2026-11-22), the shared_memory bcast against the flat ones on one node: at 8
@@ -191,20 +193,20 @@ std::string format_cost_parameters(const CostParameters& p) {
 // 16.1; 1 MiB 115, best flat 284); at 4 ranks it won from 1 KiB. A message's alpha above is a ping-pong's, while a
 // flat algorithm's sends leave eagerly, back to back, so that a loop of them overlaps; a node block cannot run that
 // far ahead (16 runs in flight), and an alpha of 6 us for each copy puts the model's crossover where these runs
-// put it. Its beta is half of same_node's eager one then (0.0913): one copy of the two a message makes.
+// put it. Its beta is half of same_node's eager one: one copy of the two a message makes.
 const CostParameters& default_cost_parameters() {
   static const CostParameters measured = [] {
     CostParameters p = from_file_units(
         {
             // alpha_us beta_ns_per_byte, then the rendezvous line's
-            {21.25, 0.2714, 76.82, 0.07594},  // same_cache
-            {20.66, 0.0, 75.76, 0.08293},     // same_package
-            {20.39, 0.05454, 69.95, 0.07887}, // same_node
-            {7.588, 0.4755, 31.42, 0.2258},   // same_switch: other_node's (loopback has no switches to measure)
-            {7.588, 0.4755, 31.42, 0.2258},   // same_rack: likewise
-            {7.588, 0.4755, 31.42, 0.2258},   // other_node
+            {1.852, 0.08902, 9.6, 0.104},   // same_cache
+            {1.628, 0.09273, 9.6, 0.104},   // same_package
+            {1.684, 0.09129, 9.6, 0.104},   // same_node
+            {7.424, 0.2591, 31.42, 0.2258}, // same_switch: other_node's (loopback has no switches to measure)
+            {7.424, 0.2591, 31.42, 0.2258}, // same_rack: likewise
+            {7.424, 0.2591, 31.42, 0.2258}, // other_node
         },
-        0.02438);  // gamma ns_per_byte
+        0.02223);  // gamma ns_per_byte
     p.node_memory = {6.0 * kMicro, 0.0456 * kNano};
     return p;
   }();
