@@ -55,15 +55,15 @@ struct Pending {
   ApiRequest* request;
 };
 
-// Reserved, so that starting a collective allocates nothing until more than 256 are pending at once.
-std::vector<Pending>& pending() {
-  static std::vector<Pending> list = [] {
-    std::vector<Pending> l;
-    l.reserve(256);
-    return l;
-  }();
-  return list;
-}
+// Reserved when the library loads, so that starting a collective allocates nothing until more than 256 are pending
+// at once; not at the first start that stays pending, which may come after many that finished at once (a
+// shared-memory bcast's warm-up runs) and must not allocate either.
+std::vector<Pending> g_pending = [] {
+  std::vector<Pending> l;
+  l.reserve(256);
+  return l;
+}();
+std::vector<Pending>& pending() { return g_pending; }
 
 // `r` is alive: an active collective's request cannot be freed.
 void finish(const coll::Collective& collective, ApiRequest& r) {

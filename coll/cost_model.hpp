@@ -32,7 +32,7 @@ struct Link {
   double beta = 0;   // seconds per byte
   // A message of more than eager_limit bytes goes by rendezvous (a request, a clear-to-send, then the data), whose
   // round trip is a cost of its own: over tcp a 64 KiB message takes 56 us where 8 KiB takes 9 (bench/pingpong,
-  // 2 simulated nodes). Such a message costs rendezvous.alpha + bytes * rendezvous.beta. 0: one line for all sizes.
+  // 2 simulated nodes). Such a message costs rendezvous_alpha + bytes * rendezvous_beta. 0: one line for all sizes.
   std::size_t eager_limit = 0;
   double rendezvous_alpha = 0, rendezvous_beta = 0;
 

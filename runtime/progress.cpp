@@ -10,7 +10,13 @@ struct Entry {
   void* context;
   bool operator==(const Entry&) const = default;
 };
-std::vector<Entry> g_pollers;
+// Reserved when the library loads, not at the first add_poller: that may be inside an MPI_Start, which must not
+// allocate (a persistent collective's first start that does not finish at once, after many that did).
+std::vector<Entry> g_pollers = [] {
+  std::vector<Entry> v;
+  v.reserve(16);
+  return v;
+}();
 int g_spin_limit = 1000;
 
 }  // namespace
