@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -359,9 +360,49 @@ const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algo
   return out;
 }
 
+// The cheapest flat algorithm by the model for a level whose ranks are each on a node of their own, or nullptr. Its
+// links depend only on the nodes and the network levels, which every rank knows alike, so every rank picks the same.
+// Decided once per level shape and message.
+const Algorithm* cheapest_between_nodes(Operation op, const Args& args,
+                                        const std::function<LinkClass(int, int)>& link_of,
+                                        const std::function<int(int)>& node_of) {
+  if (!costable(op)) return nullptr;
+  std::vector<int> shape;  // the nodes, then every pair's link class
+  for (int x = 0; x < args.size; ++x) shape.push_back(node_of(x));
+  for (int x = 0; x < args.size; ++x)
+    for (int y = x + 1; y < args.size; ++y) shape.push_back(static_cast<int>(link_of(x, y)));
+  using Key = std::tuple<Operation, std::size_t, int, const datatype::Op*, std::vector<int>>;
+  static std::map<Key, const Algorithm*> known;
+  Key key{op, message_bytes(op, args), args.root, args.op, std::move(shape)};
+  if (auto it = known.find(key); it != known.end()) return it->second;
+  if (known.size() > 4096) known.clear();
+  Args shared = args;  // as for by_model: MPI_IN_PLACE is the root's alone
+  if (op == Operation::kReduce) shared.in_place = false;
+  const Algorithm* best = nullptr;
+  double best_seconds = -1;
+  for (const Algorithm* a : candidates(op, shared)) {  // the rule's pick first: it wins ties
+    const double seconds = predict(shared.size, [&](int r, Schedule& s) {
+      Args each = shared;
+      each.rank = r;
+      a->build(each, s);
+    }, job_cost_parameters(), link_of, node_of);
+    if (seconds >= 0 && (best == nullptr || seconds < best_seconds)) {
+      best = a;
+      best_seconds = seconds;
+    }
+  }
+  known[key] = best;
+  return best;
+}
+
 }  // namespace
 
-const Algorithm* select_level(Operation op, const Args& args, const std::function<LinkClass(int, int)>& link_of) {
+const Algorithm* select_level(Operation op, const Args& args, const std::function<LinkClass(int, int)>& link_of,
+                              const std::function<int(int)>& node_of) {
+  std::set<int> nodes;
+  for (int x = 0; x < args.size; ++x) nodes.insert(node_of(x));
+  if (args.size > 1 && static_cast<int>(nodes.size()) == args.size)
+    if (const Algorithm* a = cheapest_between_nodes(op, args, link_of, node_of)) return a;
   const Algorithm* pick = by_rule(op, args, false);
   if (pick == nullptr) pick = first_applicable(op, args);
   return prefer_shared_memory(op, args, pick, link_of);

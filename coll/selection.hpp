@@ -35,8 +35,12 @@ Status select(Operation op, const Args& args, const std::string& forced, const A
 
 // A level of a topology-aware algorithm: the rule table's flat algorithm for `args` (no hierarchy), or where the
 // level's ranks share the node's memory (Args::shared_memory) a shared-memory algorithm the model predicts faster,
-// with `link_of(a, b)` the link between the level's ranks a and b. Every rank of the level must see the same links.
-const Algorithm* select_level(Operation op, const Args& args, const std::function<LinkClass(int, int)>& link_of);
+// with `link_of(a, b)` the link between the level's ranks a and b and `node_of(a)` a's node. A level whose ranks are
+// each on another node (the leaders of nodes, racks or switches) takes the flat algorithm the model predicts
+// cheapest: the rules were measured inside one node, where a pipelined bcast's 64 KiB segments go eagerly, and over
+// the network each pays a rendezvous. Every rank of the level must see the same links and nodes.
+const Algorithm* select_level(Operation op, const Args& args, const std::function<LinkClass(int, int)>& link_of,
+                              const std::function<int(int)>& node_of);
 
 // "strata_coll_groups" / STRATA_COLL_GROUPS: G for the grouped algorithms, as an info value (the call's or the
 // communicator's; null: none) or else the environment. Sets `groups` (0 when neither gives one); a value that is not

@@ -1,8 +1,9 @@
 // The hierarchical family: a collective as one flat collective per level of the communicator's hardware hierarchy
 // (hierarchy.hpp), among the leaders of the parts of the group holding this rank (persistent-collectives paper,
-// sections 8-9; hierarchical-model paper, section 6). Each level runs the flat algorithm the rule table picks for
-// its own size and message (selection.hpp), built straight into the schedule and addressed to the leaders' ranks
-// (Schedule::embed), so one schedule holds the whole collective and is built once like any other.
+// sections 8-9; hierarchical-model paper, section 6). Each level runs the flat algorithm select_level picks for its
+// own size and message (selection.hpp: the rule table inside a node, the cost model among nodes' leaders), built
+// straight into the schedule and addressed to the leaders' ranks (Schedule::embed), so one schedule holds the whole
+// collective and is built once like any other.
 //
 //   bcast      down the levels from the root, which leads every group holding it (no extra message)
 //   reduce     up the levels to the root; each leader combines its part's partial results
@@ -98,8 +99,9 @@ VertexId level(Operation op, Args sub, const Step& st, int tag_offset, Schedule&
     return link_class(topo::distance(at[static_cast<std::size_t>(st.leaders[x])],
                                      at[static_cast<std::size_t>(st.leaders[y])]));
   };
+  auto node_of = [&](int x) { return static_cast<int>(at[static_cast<std::size_t>(st.leaders[x])].node); };
   sub.hierarchy = nullptr;
-  const Algorithm* algorithm = select_level(op, sub, link_of);  // without a hierarchy some flat one always applies
+  const Algorithm* algorithm = select_level(op, sub, link_of, node_of);  // some flat one always applies
   const auto first = static_cast<VertexId>(s.vertices().size());
   algorithm->build(sub, s);
   const VertexId before[] = {after};
