@@ -3,7 +3,8 @@
 # x 2 cores, every link alike): with alpha 1 us and no bandwidth cost, the flat-tree (linear) bcast must be
 # predicted at 7 us and the hierarchical one at 3 us; every bcast algorithm is listed, fastest first; bad options
 # are one line and exit 2; grouped shows its G; network levels in the machine (racks, switches) cost links between
-# nodes by the same_switch and same_rack classes and make the hierarchical bcast cut by them.
+# nodes by the same_switch and same_rack classes and make the hierarchical bcast cut by them; --order scattered
+# deals ranks round robin over the nodes.
 source "$(dirname "$0")/lib.sh"
 
 plan=$STRATA_PREFIX/bin/strata-plan
@@ -65,6 +66,23 @@ for order in block shuffled; do
   t=$(hier_time "racked_$order.txt")
   [[ $t == 27.000 ]] || fail "hierarchical bcast under rack:2 switch:2, 2 cores per node, $order: $t us, not 27"
 done
+# --order scattered deals ranks round robin over the nodes (mpiexec --map-by node): on 2 nodes of 2 cores ranks 0, 2
+# are on node 0 and 1, 3 on node 1. Binomial from 0 sends 0->2, then 0->1 and 2->3: in block order one 20 us hop and
+# two 1 us ones side by side (21); scattered, a 1 us hop, then two hops out of node 0, one after the other on its
+# network port (41). The hierarchical bcast takes 21 in both.
+binomial_time() { awk '$1 == "binomial" { print $2 }' "$1"; }
+for order in block scattered; do
+  run_to "two_$order.txt" "$plan" --machine "nodes:2 core:2" --op bcast --bytes 8 --costs net_costs.txt \
+    --order "$order"
+  grep -q "$order order" "two_$order.txt" || fail "the header does not say $order order: $(head -1 "two_$order.txt")"
+  [[ $(hier_time "two_$order.txt") == 21.000 ]] || fail "hierarchical bcast, $order: $(hier_time "two_$order.txt")"
+done
+[[ $(binomial_time two_block.txt) == 21.000 ]] || fail "binomial bcast, block order: $(binomial_time two_block.txt)"
+[[ $(binomial_time two_scattered.txt) == 41.000 ]] ||
+  fail "binomial bcast, scattered order: $(binomial_time two_scattered.txt) us, not 41"
+status=0
+"$plan" --machine "nodes:2 core:2" --op bcast --bytes 8 --order round >bad.txt 2>&1 || status=$?
+[[ $status -eq 2 && $(wc -l <bad.txt) -eq 1 ]] || fail "--order round: not one line and exit 2 ($status)"
 # A tree that does not fit the nodes, and network levels after the node's, are one line and exit 2.
 for machine in "nodes:3 switch:2 core:1" "nodes:4 core:1 switch:2"; do
   status=0

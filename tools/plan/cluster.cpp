@@ -79,6 +79,9 @@ std::vector<topo::Placement> rank_placements(const Cluster& cluster, Order order
 
   std::vector<int> slot(static_cast<std::size_t>(cluster.ranks()));  // rank -> node * cores + core
   std::iota(slot.begin(), slot.end(), 0);
+  if (order == Order::kScattered)
+    for (int r = 0; r < cluster.ranks(); ++r)
+      slot[static_cast<std::size_t>(r)] = r % cluster.nodes * cluster.cores + r / cluster.nodes;
   if (order == Order::kShuffled) {
     // Fisher-Yates on mt19937's output, which the standard fixes (std::shuffle's use of it is the library's own).
     std::mt19937 random(20180);

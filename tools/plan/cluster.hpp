@@ -34,10 +34,12 @@ struct Cluster {
 // when it does not end with PUs). Errors (MPI_ERR_ARG) say what is wrong.
 Status parse_cluster(const std::string& description, Cluster& out);
 
-enum class Order { kBlock, kShuffled };
+enum class Order { kBlock, kScattered, kShuffled };
 
-// Where each rank lies: in block order rank r on core r % cores of node r / cores; shuffled, the same slots dealt by
-// a fixed-seed permutation (the same on every run and platform). Each node's racks and switches come with it.
+// Where each rank lies: in block order rank r on core r % cores of node r / cores; scattered, dealt round robin over
+// the nodes (rank r on node r % nodes, core r / nodes: mpiexec --map-by node, bench/run-topology's other shape);
+// shuffled, the block order's slots dealt by a fixed-seed permutation (the same on every run and platform). Each
+// node's racks and switches come with it.
 std::vector<topo::Placement> rank_placements(const Cluster& cluster, Order order);
 
 }  // namespace strata::plan

@@ -9,7 +9,7 @@
 // coarser across nodes; this tool has the whole cluster at hand and uses it exactly.
 //
 //   strata-plan --machine "nodes:64 [rack:2 switch:4] pack:2 l3:1 core:16" --op bcast --bytes 8
-//               [--order block|shuffled] [--costs FILE] [--groups G]
+//               [--order block|scattered|shuffled] [--costs FILE] [--groups G]
 //
 // The cost parameters are --costs FILE's, else a job's (STRATA_COST_FILE's, else the built-in ones). Errors in
 // the options print one line and exit 2.
@@ -38,7 +38,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: strata-plan --machine \"nodes:N [network levels] <hwloc synthetic node>\" --op OP --bytes N\n"
-    "                   [--order block|shuffled] [--costs FILE] [--groups G]\n"
+    "                   [--order block|scattered|shuffled] [--costs FILE] [--groups G]\n"
     "  network levels: as mpiexec --network takes them, top to bottom, fitting the N nodes: \"rack:2 switch:2\",\n"
     "  \"switch:12,6,4,2\" (uneven: each switch's nodes); links between nodes are then same_switch, same_rack or\n"
     "  other_node, and the hierarchical algorithms cut by rack and switch before the node;\n"
@@ -86,6 +86,13 @@ coll::Operation parse_op(const std::string& value) {
   fail("unknown --op \"" + value + "\" (bcast, reduce, allreduce, allgather, barrier, gather or scatter)");
 }
 
+plan::Order parse_order(const std::string& value) {
+  if (value == "block") return plan::Order::kBlock;
+  if (value == "scattered") return plan::Order::kScattered;
+  if (value == "shuffled") return plan::Order::kShuffled;
+  fail("--order \"" + value + "\" is not block, scattered or shuffled");
+}
+
 Options parse_options(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -101,9 +108,7 @@ Options parse_options(int argc, char** argv) {
     else if (option == "--bytes") o.bytes = parse_count(option, value);
     else if (option == "--costs") o.costs = value;
     else if (option == "--groups") o.groups = parse_groups(value);
-    else if (option == "--order" && (value == "block" || value == "shuffled"))
-      o.order = value == "block" ? plan::Order::kBlock : plan::Order::kShuffled;
-    else if (option == "--order") fail("--order \"" + value + "\" is neither block nor shuffled");
+    else if (option == "--order") o.order = parse_order(value);
     else fail("unknown option \"" + option + "\" (--help lists them)");
   }
   if (o.machine.empty()) fail("--machine is missing (e.g. --machine \"nodes:64 pack:2 core:16\")");
@@ -174,7 +179,9 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-std::string describe_order(plan::Order o) { return o == plan::Order::kBlock ? "block order" : "shuffled order"; }
+std::string describe_order(plan::Order o) {
+  return o == plan::Order::kBlock ? "block order" : o == plan::Order::kScattered ? "scattered order" : "shuffled order";
+}
 
 }  // namespace
 
