@@ -92,6 +92,10 @@ constexpr int kMostRanksCosted = 128;
 // 8 B with ranks scattered (55.3 us predicted, hierarchical 55.9: a tie the runs do not bear out, 224 / 95 us), and
 // reduce_bcast in block order. Since then a multi-leader allreduce of one slice (8 B: one element) is built as the
 // hierarchical one: the two differed only in their node steps, the multi-leader's slower.
+// A hierarchical level among nodes' leaders once took these one-node rules too: at 2 leaders and 1 MiB a bcast
+// pipeline and an allreduce segmented_ring, whose pieces each pay a rendezvous over tcp. With the model choosing
+// there instead (select_level; run-topology, 3 rounds, ranks scattered, 2 / 4 nodes): hierarchical bcast 1 MiB
+// 953 / 1216 us (was 1116 / 2168), allreduce 1 MiB 1997 / 3234 (was 2565 / 5754).
 // Costing builds every rank's schedule for every candidate (the distance-aware tree alone is O(p^2 log p) per rank),
 // so beyond kMostRanksCosted ranks these measured rules choose instead.
 constexpr Rule kRules[] = {
