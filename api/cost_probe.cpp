@@ -4,8 +4,7 @@
 // rendezvous, through the sizes of coll::kProbeSizes (coll::fit_link), times its own reduction of 1 MiB of doubles
 // for gamma, fills the classes the job lacks (coll::fill_unmeasured) and sends the result to every rank. Every rank
 // then costs with the same figures, as it must (ranks that chose different algorithms would wait for each other
-// forever). Node memory keeps its built-in
-// figure: no pair of messages measures it.
+// forever). Node memory keeps its built-in figure: no pair of messages measures it.
 //
 // It runs at MPI_Init rather than at the model's first use because that first use is inside some communicator's
 // collective, where the other ranks of the job cannot be asked to take part. It is written over PMPI, with messages

@@ -326,6 +326,16 @@ Choice by_model(Operation op, const Args& args) {
   return c;
 }
 
+// The model's time for `a` run by the ranks of `args` (each building its own schedule), with the job's figures.
+double flat_time(const Algorithm* a, const Args& args, const std::function<LinkClass(int, int)>& link_of,
+                 const std::function<int(int)>& node_of = {}) {
+  return predict(args.size, [&](int r, Schedule& s) {
+    Args each = args;
+    each.rank = r;
+    a->build(each, s);
+  }, job_cost_parameters(), link_of, node_of);
+}
+
 // The algorithms that use the node's shared memory, by operation: each replaces the rule table's choice where the
 // model predicts it faster.
 const Algorithm* shared_memory_algorithm(Operation op) {
@@ -339,14 +349,7 @@ const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algo
   const Algorithm* shared = shared_memory_algorithm(op);
   if (pick == nullptr || shared == nullptr || pick == shared || !args.shared_memory || !applies(*shared, args))
     return pick;
-  auto cost = [&](const Algorithm* a) {
-    return predict(args.size, [&](int r, Schedule& s) {
-      Args each = args;
-      each.rank = r;
-      a->build(each, s);
-    }, job_cost_parameters(), link_of);
-  };
-  const double flat = cost(pick), node_memory = cost(shared);
+  const double flat = flat_time(pick, args, link_of), node_memory = flat_time(shared, args, link_of);
   return node_memory >= 0 && node_memory < flat ? shared : pick;
 }
 
@@ -385,11 +388,7 @@ const Algorithm* cheapest_between_nodes(Operation op, const Args& args,
   const Algorithm* best = nullptr;
   double best_seconds = -1;
   for (const Algorithm* a : candidates(op, shared)) {  // the rule's pick first: it wins ties
-    const double seconds = predict(shared.size, [&](int r, Schedule& s) {
-      Args each = shared;
-      each.rank = r;
-      a->build(each, s);
-    }, job_cost_parameters(), link_of, node_of);
+    const double seconds = flat_time(a, shared, link_of, node_of);
     if (seconds >= 0 && (best == nullptr || seconds < best_seconds)) {
       best = a;
       best_seconds = seconds;
