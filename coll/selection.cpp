@@ -55,6 +55,11 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //   allgather  shared_memory 64 KiB 20.7 / 67.7 at 4 / 8 ranks (linear 24.7 / 116, ring 30.4 / 107); 1 KiB 3.8 /
 //              10.2 (linear 3.6 / 12.7); 8 B 4.0 / 11.5 (linear 2.9 / 9.7)
 //   alltoall   shared_memory (each read carries all p blocks) ties linear at 8 B and loses at 1 KiB: not chosen
+// Since then waiting ranks yield sooner (runtime/progress.hpp), and a later run (2026-11-23, 4 rounds) has the node's
+// memory ahead for small blocks:
+//   allgather  shared_memory 8 B 4.66 / 13.9, 1 KiB 5.73 / 15.6 at 4 / 8 ranks (linear 5.68 / 19.6, 8.59 / 25.9)
+//   alltoall   8 ranks: shared_memory 8 B 15.2, 64 B 14.9, 256 B 17.9, 1 KiB 27.2 (linear 21.7, 19.1, 22.2, 29.3);
+//              4 ranks: 4.94, 5.05, 6.20, 12.3 (linear 5.31, 5.37, 5.87, 7.08): a tie, then a loss
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 // Linear algorithms win small and medium cases here because, with more ranks than cores, fewer steps mean fewer
 // waits for the scheduler; they cost O(p) at one rank (so do the shared-memory barrier, reduce and allreduce: p-1
@@ -120,6 +125,7 @@ constexpr Rule kRules[] = {
     {Operation::kScatter, 4096, 1, kMany, "binomial"},
     {Operation::kScatter, kAny, 1, kMany, "linear"},
     {Operation::kAllgather, 8192, 2, 2, "ring"},
+    {Operation::kAllgather, 8192, 3, 8, "shared_memory"},
     {Operation::kAllgather, 8192, 3, 8, "linear"},
     {Operation::kAllgather, 8192, 9, kMany, "bruck"},
     {Operation::kAllgather, 131072, 3, kMany, "shared_memory"},
@@ -127,6 +133,7 @@ constexpr Rule kRules[] = {
     {Operation::kAllgather, kAny, 3, 8, "linear"},
     {Operation::kAllgather, kAny, 1, kMany, "ring"},
     {Operation::kAllgatherv, kAny, 1, kMany, "ring"},
+    {Operation::kAlltoall, 512, 5, 8, "shared_memory"},
     {Operation::kAlltoall, 65536, 1, 8, "linear"},
     {Operation::kAlltoall, 256, 9, kMany, "bruck"},
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},

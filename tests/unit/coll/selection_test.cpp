@@ -74,6 +74,27 @@ TEST(Selection, FollowsTheMeasuredTable) {
   EXPECT_EQ(chosen(Operation::kBarrier, 16, 0), "dissemination");
 }
 
+// A communicator inside one node (Args::shared_memory) takes the node's memory where the table measured it ahead.
+TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
+  const auto on_one_node = [](Operation op, int p, std::size_t bytes) {
+    Args a = args_for(op, p, bytes, kSum);
+    a.shared_memory = true;
+    const Algorithm* chosen = nullptr;
+    EXPECT_TRUE(select(op, a, "", chosen).ok());
+    return chosen ? std::string(chosen->name) : "(none)";
+  };
+  EXPECT_EQ(on_one_node(Operation::kAllgather, 4, 8), "shared_memory");
+  EXPECT_EQ(on_one_node(Operation::kAllgather, 8, 1024), "shared_memory");
+  EXPECT_EQ(on_one_node(Operation::kAllgather, 2, 8), "ring");
+  EXPECT_EQ(on_one_node(Operation::kAllgather, 16, 8), "bruck");
+  EXPECT_EQ(on_one_node(Operation::kAlltoall, 8, 256), "shared_memory");
+  EXPECT_EQ(on_one_node(Operation::kAlltoall, 8, 1024), "linear");
+  EXPECT_EQ(on_one_node(Operation::kAlltoall, 4, 8), "linear");
+  // Across nodes there is no node memory to share: the rules after it serve.
+  EXPECT_EQ(chosen(Operation::kAllgather, 4, 8), "linear");
+  EXPECT_EQ(chosen(Operation::kAlltoall, 8, 8), "linear");
+}
+
 TEST(Selection, NonCommutativeOperatorsAvoidTheRings) {
   EXPECT_EQ(chosen(Operation::kAllreduce, 2, 65536, kNonCommutative), "reduce_bcast");
   EXPECT_EQ(chosen(Operation::kAllreduce, 8, 1 << 20, kNonCommutative), "rabenseifner");
