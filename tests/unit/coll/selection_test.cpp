@@ -36,12 +36,16 @@ Args args_for(Operation op, int p, std::size_t bytes, const datatype::Op& reduct
   return a;
 }
 
-std::string chosen(Operation op, int p, std::size_t bytes, const datatype::Op& reduction = kSum,
-                   const std::string& forced = "") {
+std::string chosen_for(Operation op, const Args& args, const std::string& forced = "") {
   const Algorithm* a = nullptr;
-  const Status s = select(op, args_for(op, p, bytes, reduction), forced, a);
+  const Status s = select(op, args, forced, a);
   EXPECT_TRUE(s.ok()) << s.message;
   return a ? a->name : "(none)";
+}
+
+std::string chosen(Operation op, int p, std::size_t bytes, const datatype::Op& reduction = kSum,
+                   const std::string& forced = "") {
+  return chosen_for(op, args_for(op, p, bytes, reduction), forced);
 }
 
 TEST(Selection, EveryCaseGetsAnApplicableAlgorithm) {
@@ -79,9 +83,7 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   const auto on_one_node = [](Operation op, int p, std::size_t bytes) {
     Args a = args_for(op, p, bytes, kSum);
     a.shared_memory = true;
-    const Algorithm* chosen = nullptr;
-    EXPECT_TRUE(select(op, a, "", chosen).ok());
-    return chosen ? std::string(chosen->name) : "(none)";
+    return chosen_for(op, a);
   };
   EXPECT_EQ(on_one_node(Operation::kAllgather, 4, 8), "shared_memory");
   EXPECT_EQ(on_one_node(Operation::kAllgather, 8, 1024), "shared_memory");
