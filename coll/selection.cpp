@@ -55,8 +55,8 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //   allgather  shared_memory 64 KiB 20.7 / 67.7 at 4 / 8 ranks (linear 24.7 / 116, ring 30.4 / 107); 1 KiB 3.8 /
 //              10.2 (linear 3.6 / 12.7); 8 B 4.0 / 11.5 (linear 2.9 / 9.7)
 //   alltoall   shared_memory (each read carries all p blocks) ties linear at 8 B and loses at 1 KiB: not chosen
-// Since then waiting ranks yield sooner (runtime/progress.hpp), and a later run (2026-11-23, 4 rounds) has the node's
-// memory ahead for small blocks:
+// A later run (2026-11-23, 4 rounds) has the node's memory ahead for small blocks, where the figures above had it tie
+// or lose:
 //   allgather  shared_memory 8 B 4.66 / 13.9, 1 KiB 5.73 / 15.6 at 4 / 8 ranks (linear 5.68 / 19.6, 8.59 / 25.9)
 //   alltoall   8 ranks: shared_memory 8 B 15.2, 64 B 14.9, 256 B 17.9, 1 KiB 27.2 (linear 21.7, 19.1, 22.2, 29.3);
 //              4 ranks: 4.94, 5.05, 6.20, 12.3 (linear 5.31, 5.37, 5.87, 7.08): a tie, then a loss
