@@ -296,6 +296,13 @@ std::vector<const Algorithm*> candidates(Operation op, const Args& args) {
   return out;
 }
 
+// The arguments as every rank of the call sees them: costing must not depend on who costs, or ranks would choose
+// differently, and MPI_IN_PLACE is the root's alone in a reduce.
+Args as_every_rank_sees(Operation op, Args args) {
+  if (op == Operation::kReduce) args.in_place = false;
+  return args;
+}
+
 // Predictions are made once per communicator and call shape: a loop over sizes must not rebuild every rank's
 // schedules at each call.
 struct ModelKey {
@@ -317,11 +324,9 @@ Choice by_model(Operation op, const Args& args) {
   const ModelKey key{args.hierarchy.get(), op, message_bytes(op, args), args.root, args.op, args.groups};
   if (auto it = known.find(key); it != known.end() && !it->second.hierarchy.expired()) return it->second.choice;
   if (known.size() > 4096) known.clear();
-  // Costing must not depend on who costs, or ranks would choose differently: MPI_IN_PLACE is the root's alone in a
-  // reduce, and a rank alone on its node has no node memory where the other nodes' ranks have theirs (the levels
-  // inside a node use it as its own ranks find it).
-  Args shared = args;
-  if (op == Operation::kReduce) shared.in_place = false;
+  // A rank alone on its node has no node memory where the other nodes' ranks have theirs: cost as if it had (the
+  // levels inside a node use it as its own ranks find it).
+  Args shared = as_every_rank_sees(op, args);
   shared.node_memory = true;
   Choice c;
   c.candidates = rank_by_model(shared, candidates(op, shared), shared_view(*args.hierarchy), job_cost_parameters());
@@ -390,8 +395,7 @@ const Algorithm* cheapest_between_nodes(Operation op, const Args& args,
   Key key{op, message_bytes(op, args), args.root, args.op, std::move(shape)};
   if (auto it = known.find(key); it != known.end()) return it->second;
   if (known.size() > 4096) known.clear();
-  Args shared = args;  // as for by_model: MPI_IN_PLACE is the root's alone
-  if (op == Operation::kReduce) shared.in_place = false;
+  const Args shared = as_every_rank_sees(op, args);
   const Algorithm* best = nullptr;
   double best_seconds = -1;
   for (const Algorithm* a : candidates(op, shared)) {  // the rule's pick first: it wins ties
