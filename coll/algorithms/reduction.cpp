@@ -22,6 +22,8 @@
 //              segmented_ring         the ring on C chunks of about p x segment_bytes, up to 4 at a time:
 //                                     2(p-1) C a + 2fn b + fn g, one chunk's reductions overlapping others' transfers
 //              shared_memory          one write of n, then p-1 reads of n and (p-1) n g at every rank
+//              shared_memory_slices   one write of fn, then p-1 reads of n/p and fn g, one write of n/p and p-1
+//                                     reads of n/p at every rank (a reduce-scatter and an allgather in node memory)
 //   reduce_scatter(_block)
 //              ring                   (p-1) a + fN (b + g)                          commutative only
 //              pairwise               (p-1) a + fN (b + g)                          commutative only
@@ -581,6 +583,59 @@ void allreduce_rabenseifner(const Args& a, Schedule& s) {
 
 void allreduce_shared_memory(const Args& a, Schedule& s) { node_memory_reduce(Ctx(a, s), -1); }
 
+// Through the node's shared memory by slices, for long vectors (Rabenseifner's structure on one node): rank i leaves
+// slice i of its input for rank i alone; rank i folds slice i from the top, reducing straight from the writers'
+// areas; then each leaves its reduced slice for all, and reads the others'. Every rank reduces (p-1) n/p elements
+// where shared_memory has each reduce (p-1) n.
+// Deadlock-free with a writer's few areas: each writer publishes in one order (slices ascending, pieces ascending,
+// then its result) and each reader takes its pieces in ascending order, so a block waits only for blocks of lower
+// slices or of its own reader's earlier pieces, and the reader of slice 0 never waits for another reader.
+void allreduce_shared_memory_slices(const Args& a, Schedule& s) {
+  const Ctx c(a, s);
+  const std::size_t n = a.recvcount;
+  const int r = c.rank(), p = c.size();
+  if (n == 0) return;
+  const Blocks b = Blocks::even(n, p);
+  const std::size_t chunk = node_chunk(a, *c.type);
+  const std::size_t pieces = (b.largest() + chunk - 1) / chunk;  // per slice, the most
+  const auto tag = [&](int slice, std::size_t piece) { return static_cast<int>(slice * pieces + piece); };
+  const auto piece_of = [&](const Data& slice, std::size_t k) {
+    return elements(slice, k * chunk, std::min(chunk, slice.count - k * chunk));
+  };
+  const Data in = c.input(n), out = c.output(n);
+  const Data mine = b.of(in, r), result = b.of(out, r);
+  // In place, this rank's slice of the result overwrites its input, which the fold still reads: keep it aside.
+  const Data own = a.in_place && p > 1 ? c.temp(mine.count) : mine;
+  const VertexId kept = c.init(mine, own);
+
+  VertexId published = kNoVertex;  // this writer's last publish: its publishes go out in order
+  for (int i = 0; i < p; ++i) {
+    if (i == r) continue;
+    const Data theirs = b.of(in, i);
+    for (std::size_t k = 0; k * chunk < theirs.count; ++k)
+      published = c.publish(piece_of(theirs, k), {i}, tag(i, k), {published});
+  }
+  std::vector<VertexId> reduced;
+  for (std::size_t k = 0; k * chunk < result.count; ++k) {
+    const Data into = piece_of(result, k), from_own = piece_of(own, k);
+    VertexId acc = p - 1 == r ? c.copy(from_own, into, {kept}) : c.read(into, p - 1, {r}, tag(r, k), {kept});
+    for (int q = p - 2; q >= 0; --q)
+      acc = q == r ? c.reduce(from_own, into, {acc, kept}) : c.read_reduce(into, q, {r}, tag(r, k), {acc});
+    reduced.push_back(acc);
+  }
+  // The reduced slices: out's other slices are written only once this rank's inputs there have gone out (in place).
+  const VertexId inputs_out = published;
+  const std::vector<int> everyone_else = all_ranks_but(r, p);
+  for (std::size_t k = 0; p > 1 && k * chunk < result.count; ++k)
+    published = c.publish(piece_of(result, k), everyone_else, tag(p, k), {published, reduced[k]});
+  for (int q = 0; q < p; ++q) {
+    if (q == r) continue;
+    const Data theirs = b.of(out, q);
+    for (std::size_t k = 0; k * chunk < theirs.count; ++k)
+      c.read(piece_of(theirs, k), q, all_ranks_but(q, p), tag(p, k), {inputs_out});
+  }
+}
+
 // ---- Reduce_scatter and Reduce_scatter_block ----------------------------------------------------------------------
 
 // The blocks of the input: recvcount each (block), or recvcounts (v).
@@ -732,6 +787,15 @@ bool node_memory_fits(const Args& a) {
   return (a.recvcount + chunk - 1) / chunk <= static_cast<std::size_t>(tag_limit(a));
 }
 
+// The same for every slice's pieces and the results', and a contiguous layout: the fold reduces from the areas.
+bool node_memory_slices_fit(const Args& a) {
+  const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
+  if (!node_memory_fits(a) || !datatype::contiguous(*type, a.recvcount)) return false;
+  const std::size_t chunk = node_chunk(a, *type);
+  const std::size_t pieces = (Blocks::even(a.recvcount, a.size).largest() + chunk - 1) / chunk;
+  return (static_cast<std::size_t>(a.size) + 1) * pieces <= static_cast<std::size_t>(tag_limit(a));
+}
+
 constexpr Algorithm kAlgorithms[] = {
     {Operation::kReduce, "linear", reduce_linear, nullptr},
     {Operation::kReduce, "binomial", reduce_binomial, nullptr},
@@ -743,6 +807,7 @@ constexpr Algorithm kAlgorithms[] = {
     {Operation::kAllreduce, "rabenseifner", allreduce_rabenseifner, nullptr},
     {Operation::kAllreduce, "segmented_ring", allreduce_segmented_ring, commutative},
     {Operation::kAllreduce, "shared_memory", allreduce_shared_memory, node_memory_fits},
+    {Operation::kAllreduce, "shared_memory_slices", allreduce_shared_memory_slices, node_memory_slices_fit},
     {Operation::kReduceScatterBlock, "ring", reduce_scatter_ring<block_layout>, commutative},
     {Operation::kReduceScatterBlock, "pairwise", reduce_scatter_pairwise<block_layout>, commutative},
     {Operation::kReduceScatterBlock, "reduce_scatterv", reduce_scatter_reduce_scatterv<block_layout>, nullptr},

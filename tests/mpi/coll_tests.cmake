@@ -155,6 +155,11 @@ foreach(program coll_all coll_nonblocking coll_persistent)
 endforeach()
 strata_coll_forced_test(coll_all 8 shared_memory BCAST=shared_memory REDUCE=shared_memory ALLREDUCE=shared_memory
                           ALLGATHER=shared_memory ALLTOALL=shared_memory BARRIER=shared_memory)
+# The allreduce by slices: each rank reduces its own slice from the others' areas.
+foreach(program coll_all coll_nonblocking coll_persistent)
+  strata_coll_forced_test(${program} 5 shared_memory_slices ALLREDUCE=shared_memory_slices)
+endforeach()
+strata_coll_forced_test(coll_all 8 shared_memory_slices ALLREDUCE=shared_memory_slices)
 # Forced by info key, with derived types, overlapping runs, persistent slots, and the segments' removal; on two
 # simulated nodes each node's ranks share their own.
 foreach(np 2 3 8)

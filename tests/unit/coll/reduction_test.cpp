@@ -420,8 +420,14 @@ std::string check(const Trial& trial) {
     return "strict network: " + strict;
   // Few tags, whatever p and count: each run takes a block of them (the segmented ring: a ring's per chunk in flight).
   // The topology-aware ones: a half of the block for the way down.
+  // The shared-memory slices: a tag per slice and piece, and the results'.
   const std::string name = trial.algo.name;
-  if (most_tags > (name == "segmented_ring" ? 32 : trial.algo.topology_aware ? kTagsPerCollective : 8))
+  const std::size_t chunk = NodeSegment::kAreaBytes / trial.k.type->size;
+  const auto slice_tags = static_cast<int>((trial.p + 1) * ((trial.count / trial.p + 1 + chunk - 1) / chunk));
+  if (most_tags > (name == "segmented_ring"         ? 32
+                   : name == "shared_memory_slices" ? slice_tags
+                   : trial.algo.topology_aware      ? kTagsPerCollective
+                                                    : 8))
     return std::to_string(most_tags) + " tags";
   for (int r = 0; r < trial.p; ++r)
     if (w.send[r] != input(trial.k, r, w.total)) return "rank " + std::to_string(r) + "'s send buffer changed";
@@ -456,7 +462,7 @@ std::vector<sim::Layout> layouts_for(const Algorithm& algo, int p) {
 // choose it); always for those made of it.
 std::vector<bool> node_memory_for(const Algorithm& algo) {
   if (algo.topology_aware) return {false, true};
-  return {std::string_view(algo.name) == "shared_memory"};
+  return {std::string_view(algo.name).starts_with("shared_memory")};
 }
 
 // ---- The sweep ----------------------------------------------------------------------------------------------------
@@ -505,14 +511,19 @@ TEST(ReductionHierarchical, LevelsWithLargeVectors) {
 }
 
 // The shared-memory reduce and allreduce on vectors of three areas' chunks: reduced straight from the node's memory
-// (contiguous types) or read into scratch first (gapped ones), in rank order either way.
+// (contiguous types) or read into scratch first (gapped ones), in rank order either way. The slices: each slice
+// in several pieces, more than a writer has areas (each rank's slice, and the vector, outgrow them).
 TEST(ReductionSharedMemory, LongVectorsInChunks) {
-  for (Operation op : {Operation::kReduce, Operation::kAllreduce}) {
-    const Algorithm& algo = *find_algorithm(op, "shared_memory");
+  for (const auto& [op, name] : {std::pair{Operation::kReduce, "shared_memory"},
+                                 {Operation::kAllreduce, "shared_memory"},
+                                 {Operation::kAllreduce, "shared_memory_slices"}}) {
+    const Algorithm& algo = *find_algorithm(op, name);
     for (const Case& k : cases())
       for (int p : {3, 5})
         for (bool in_place : {false, true}) {
-          const std::size_t count = 2 * NodeSegment::kAreaBytes / k.type->size + 7;
+          if (!applies(algo, k)) continue;
+          const std::size_t areas = std::string_view(name) == "shared_memory" ? 2 : 6 * p;  // 6 pieces per slice
+          const std::size_t count = areas * NodeSegment::kAreaBytes / k.type->size + 7;
           const Trial trial{algo, k, p, count, p / 2, in_place, nullptr, true};
           EXPECT_EQ(check(trial), "") << describe(trial);
         }
@@ -579,8 +590,8 @@ TEST(ReductionRegistry, NamesPerOperation) {
   EXPECT_EQ(algorithm_names(Operation::kReduce),
             "linear, binomial, reduce_scatter_gather, shared_memory, hierarchical, grouped");
   EXPECT_EQ(algorithm_names(Operation::kAllreduce),
-            "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, shared_memory, hierarchical, "
-            "multi_leader, grouped");
+            "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, shared_memory, "
+            "shared_memory_slices, hierarchical, multi_leader, grouped");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatter), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatterBlock), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kScan), "linear, recursive_doubling");

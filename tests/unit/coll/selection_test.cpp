@@ -97,6 +97,20 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen(Operation::kAlltoall, 8, 8), "linear");
 }
 
+TEST(Selection, LongAllreducesOnOneNodeReduceBySlicesInItsMemory) {
+  const auto on_one_node = [](int p, std::size_t bytes, const datatype::Op& reduction) {
+    Args a = args_for(Operation::kAllreduce, p, bytes, reduction);
+    a.shared_memory = true;
+    return chosen_for(Operation::kAllreduce, a);
+  };
+  EXPECT_EQ(on_one_node(4, 65536, kSum), "shared_memory_slices");
+  EXPECT_EQ(on_one_node(8, 1 << 20, kSum), "shared_memory_slices");
+  EXPECT_EQ(on_one_node(8, 1 << 20, kNonCommutative), "shared_memory_slices");  // folded in rank order
+  EXPECT_EQ(on_one_node(8, 8, kSum), "shared_memory");
+  EXPECT_EQ(on_one_node(2, 65536, kSum), "ring");
+  EXPECT_EQ(on_one_node(16, 1 << 20, kSum), "segmented_ring");
+}
+
 TEST(Selection, NonCommutativeOperatorsAvoidTheRings) {
   EXPECT_EQ(chosen(Operation::kAllreduce, 2, 65536, kNonCommutative), "reduce_bcast");
   EXPECT_EQ(chosen(Operation::kAllreduce, 8, 1 << 20, kNonCommutative), "rabenseifner");
