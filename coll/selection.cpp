@@ -61,7 +61,7 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //   alltoall   8 ranks: shared_memory 8 B 15.2, 64 B 14.9, 256 B 17.9, 1 KiB 27.2 (linear 21.7, 19.1, 22.2, 29.3);
 //              4 ranks: 4.94, 5.05, 6.20, 12.3 (linear 5.31, 5.37, 5.87, 7.08): a tie, then a loss
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
-//   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-24, 6 rounds, us
+//   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
 //              871-1434, where reduce_bcast takes 13-14 / 39-47, 28-35 / 71-91, 154-241 / 365-518 and segmented_ring
 //              17-25 / 68-85, 30-53 / 107-159, 84-123 / 225-344, 344-518 / 1371-1896
