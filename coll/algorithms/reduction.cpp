@@ -583,6 +583,12 @@ void allreduce_rabenseifner(const Args& a, Schedule& s) {
 
 void allreduce_shared_memory(const Args& a, Schedule& s) { node_memory_reduce(Ctx(a, s), -1); }
 
+// How many area-sized pieces the largest of the p slices of the vector takes.
+std::size_t slice_pieces(const Args& a, const datatype::Datatype& type) {
+  const std::size_t chunk = node_chunk(a, type);
+  return (Blocks::even(a.recvcount, a.size).largest() + chunk - 1) / chunk;
+}
+
 // Through the node's shared memory by slices, for long vectors (Rabenseifner's structure on one node): rank i leaves
 // slice i of its input for rank i alone; rank i folds slice i from the top, reducing straight from the writers'
 // areas; then each leaves its reduced slice for all, and reads the others'. Every rank reduces (p-1) n/p elements
@@ -596,8 +602,7 @@ void allreduce_shared_memory_slices(const Args& a, Schedule& s) {
   const int r = c.rank(), p = c.size();
   if (n == 0) return;
   const Blocks b = Blocks::even(n, p);
-  const std::size_t chunk = node_chunk(a, *c.type);
-  const std::size_t pieces = (b.largest() + chunk - 1) / chunk;  // per slice, the most
+  const std::size_t chunk = node_chunk(a, *c.type), pieces = slice_pieces(a, *c.type);
   const auto tag = [&](int slice, std::size_t piece) { return static_cast<int>(slice * pieces + piece); };
   const auto piece_of = [&](const Data& slice, std::size_t k) {
     return elements(slice, k * chunk, std::min(chunk, slice.count - k * chunk));
@@ -791,9 +796,7 @@ bool node_memory_fits(const Args& a) {
 bool node_memory_slices_fit(const Args& a) {
   const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
   if (!node_memory_fits(a) || !datatype::contiguous(*type, a.recvcount)) return false;
-  const std::size_t chunk = node_chunk(a, *type);
-  const std::size_t pieces = (Blocks::even(a.recvcount, a.size).largest() + chunk - 1) / chunk;
-  return (static_cast<std::size_t>(a.size) + 1) * pieces <= static_cast<std::size_t>(tag_limit(a));
+  return (static_cast<std::size_t>(a.size) + 1) * slice_pieces(a, *type) <= static_cast<std::size_t>(tag_limit(a));
 }
 
 constexpr Algorithm kAlgorithms[] = {
