@@ -48,6 +48,13 @@ std::string chosen(Operation op, int p, std::size_t bytes, const datatype::Op& r
   return chosen_for(op, args_for(op, p, bytes, reduction), forced);
 }
 
+// The same for a communicator inside one node (Args::shared_memory).
+std::string chosen_on_one_node(Operation op, int p, std::size_t bytes, const datatype::Op& reduction = kSum) {
+  Args a = args_for(op, p, bytes, reduction);
+  a.shared_memory = true;
+  return chosen_for(op, a);
+}
+
 TEST(Selection, EveryCaseGetsAnApplicableAlgorithm) {
   for (int op = 0; op < static_cast<int>(Operation::kCount); ++op)
     for (int p = 1; p <= 17; ++p)
@@ -80,18 +87,13 @@ TEST(Selection, FollowsTheMeasuredTable) {
 
 // A communicator inside one node (Args::shared_memory) takes the node's memory where the table measured it ahead.
 TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
-  const auto on_one_node = [](Operation op, int p, std::size_t bytes) {
-    Args a = args_for(op, p, bytes, kSum);
-    a.shared_memory = true;
-    return chosen_for(op, a);
-  };
-  EXPECT_EQ(on_one_node(Operation::kAllgather, 4, 8), "shared_memory");
-  EXPECT_EQ(on_one_node(Operation::kAllgather, 8, 1024), "shared_memory");
-  EXPECT_EQ(on_one_node(Operation::kAllgather, 2, 8), "ring");
-  EXPECT_EQ(on_one_node(Operation::kAllgather, 16, 8), "bruck");
-  EXPECT_EQ(on_one_node(Operation::kAlltoall, 8, 256), "shared_memory");
-  EXPECT_EQ(on_one_node(Operation::kAlltoall, 8, 1024), "linear");
-  EXPECT_EQ(on_one_node(Operation::kAlltoall, 4, 8), "linear");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 4, 8), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 8, 1024), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 8), "ring");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 16, 8), "bruck");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 256), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 1024), "linear");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 4, 8), "linear");
   // Across nodes there is no node memory to share: the rules after it serve.
   EXPECT_EQ(chosen(Operation::kAllgather, 4, 8), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoall, 8, 8), "linear");
@@ -99,9 +101,7 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
 
 TEST(Selection, LongAllreducesOnOneNodeReduceBySlicesInItsMemory) {
   const auto on_one_node = [](int p, std::size_t bytes, const datatype::Op& reduction) {
-    Args a = args_for(Operation::kAllreduce, p, bytes, reduction);
-    a.shared_memory = true;
-    return chosen_for(Operation::kAllreduce, a);
+    return chosen_on_one_node(Operation::kAllreduce, p, bytes, reduction);
   };
   EXPECT_EQ(on_one_node(4, 65536, kSum), "shared_memory_slices");
   EXPECT_EQ(on_one_node(8, 1 << 20, kSum), "shared_memory_slices");
