@@ -2,11 +2,15 @@
 //   self   - this rank: headers are dispatched in place;
 //   ring   - another rank on this node: Strata's shared-memory rings (STRATA_SHM_RINGS=0 turns them off);
 //   fabric - libfabric messages: `shm` for this node when rings are off, `tcp;ofi_rxm` for other nodes.
-// Eager messages carry their payload in the header message. Larger ones go by rendezvous: RTS on the channel, the
-// receiver matches it, posts tagged receives straight into the user buffer and answers CTS, and the sender sends
-// the data through the peer's fabric endpoint (`shm` on the node, so large same-node messages are single-copy).
+// Eager messages carry their payload in the header message. Larger ones go by rendezvous: RTS on the channel and
+// the receiver matches it. A ring peer's data the receiver reads itself from the sender's memory (process_vm_readv)
+// and answers ACK. Otherwise (another node, STRATA_CMA=0, or the kernel refuses) it posts tagged receives straight
+// into the user buffer and answers CTS, and the sender sends the data through the peer's fabric endpoint (`shm` on
+// the node). Both are single-copy.
 // Everything that can not go out at once (ring full, provider busy) waits in order in a per-peer backlog.
 #pragma once
+#include <sys/types.h>
+
 #include <deque>
 #include <map>
 #include <optional>
@@ -57,6 +61,9 @@ class Engine final : public FabricSink {
   void dispatch(const Header& h, const char* payload, std::size_t len);
   void deliver(Request* r, const Header& h, const char* payload, std::size_t len);
   void start_rendezvous_recv(Request* r, const Header& h, std::size_t accepted);
+  bool read_from_sender(const Header& h, char* target, std::size_t len);
+  void send_ack(const Header& h);
+  pid_t pid_of(int rank);
   void send_rendezvous_data(Request* s, std::size_t accepted, uint64_t tag);
   void queue_chunks(Request* r, Peer& p, char* buf, std::size_t len, uint64_t tag, bool receive);
   void issue(const DataChunk& c);
@@ -81,6 +88,7 @@ class Engine final : public FabricSink {
   bool draining_ = false;        // drain_rings() is running
   std::deque<DataChunk> pending_data_;
   uint64_t next_data_tag_ = 1;
+  bool cross_memory_reads_ = true;  // STRATA_CMA=0, or the kernel refused a read: rendezvous by Cts
 };
 
 Engine& engine();

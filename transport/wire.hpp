@@ -1,10 +1,12 @@
 // The header that starts every Strata message on every channel.
 //
 //   Eager: header + payload (bytes <= the channel's eager limit). `sync` asks for an Ack once matched (MPI_Ssend).
-//   Rts:   "I have `bytes` for you" (cookie = the sender's request). The receiver matches it like an eager message,
-//          posts a tagged receive straight into the user buffer and answers
+//   Rts:   "I have `bytes` for you" (cookie = the sender's request, `data_tag` = the address of its bytes). The
+//          receiver matches it like an eager message. On the same node it may read the bytes itself from the
+//          sender's memory and answer Ack; otherwise it posts a tagged receive straight into the user buffer and
+//          answers Cts.
 //   Cts:   cookie echoed, `bytes` = what it accepts (less when truncating), `data_tag` = the tag to send the data on.
-//   Ack:   cookie echoed: a synchronous eager send was matched.
+//   Ack:   cookie echoed: a synchronous eager send was matched, or a rendezvous was read.
 #pragma once
 #include <cstdint>
 
