@@ -295,14 +295,14 @@ void Engine::start_send(Request* r) {
   h.context = r->context;
   h.bytes = bytes;
   h.cookie = reinterpret_cast<uintptr_t>(r);
-  h.data_tag = reinterpret_cast<uintptr_t>(send_data_of(r));
   if (bytes <= eager_limit(peers_[r->peer])) {
     h.kind = MsgKind::Eager;
     h.sync = r->mode == SendMode::Synchronous;
     post_header(r->peer, h, send_data_of(r), bytes, h.sync ? nullptr : r);  // sync: completes on Ack
   } else {
     h.kind = MsgKind::Rts;
-    post_header(r->peer, h, nullptr, 0, nullptr);  // completes when the data is out
+    h.data_tag = reinterpret_cast<uintptr_t>(send_data_of(r));  // a same-node receiver reads from here
+    post_header(r->peer, h, nullptr, 0, nullptr);  // completes on Ack (read) or once the data is out (Cts)
   }
 }
 
