@@ -402,9 +402,9 @@ void Engine::send_ack(const Header& h) {
   post_header(h.src_world, ack, nullptr, 0, nullptr);
 }
 
-// Single copy on one node: the receiver reads the sender's bytes itself (Linux cross-memory attach), so a rendezvous
-// takes one message each way instead of three, and one copy instead of two. Where the kernel refuses (another user,
-// ptrace restrictions, seccomp), the first refusal turns reading off for this rank and Cts carries on as before.
+// On one node the receiver reads the sender's bytes itself (Linux cross-memory attach), so a rendezvous takes one
+// message each way instead of three, each side's progress once. Where the kernel refuses (another user, ptrace
+// restrictions, seccomp), the first refusal turns reading off for this rank and Cts carries on as before.
 bool Engine::read_from_sender(const Header& h, char* target, std::size_t len) {
   if (!cross_memory_reads_ || peers_[h.src_world].channel != Peer::Channel::Ring) return false;
   const pid_t pid = pid_of(h.src_world);
