@@ -11,8 +11,10 @@
 //              multi_leader: every rank of a node carries a slice across the network (below)
 //   barrier    a flat barrier up every level, then a one-byte bcast down
 //   gather     up the levels: each leader gathers its part's blocks in rank order; the root puts them in place
+//              (in block order, where every part is a run of ranks, the last gatherv fills recvbuf directly)
 //   scatter    the reverse of gather
-//   allgather  gather up to the first level's leaders, a flat allgatherv among them, then a bcast down
+//   allgather  gather up to the first level's leaders, a flat allgatherv among them, then a bcast down (in block
+//              order all of it in recvbuf, each part's blocks in their place: no scratch, no reordering)
 //
 // Rank order. A group's blocks travel in the ascending order of its ranks, so each level's layout is known to every
 // member from the hierarchy alone: no rank lists travel at run time. A non-commutative operator needs every partial
@@ -23,6 +25,7 @@
 // allreduce, allgather and barrier, whose way down meets the way up again: the way down takes the upper half of the
 // collective's tags, each level's flat algorithm the half it is in.
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <vector>
 
@@ -355,18 +358,81 @@ Data recv_block(const Args& a, int r) {
   return elements({a.recv_buf(), 0, a.recvtype}, static_cast<std::size_t>(r) * a.recvcount, a.recvcount);
 }
 
+// Whether every part of every level is a run of consecutive ranks (block order): each part's blocks are then one
+// region of recvbuf, which a gatherv can fill in place. `per_rank` (a block's elements or bytes) bounds the
+// v-variants' int counts.
+bool parts_are_runs(const std::vector<Step>& st, std::size_t per_rank) {
+  for (const Step& step : st)
+    for (const std::vector<int>& part : step.parts)
+      if (!contiguous(part)) return false;
+  return per_rank <= static_cast<std::size_t>(INT_MAX) / st[0].members->size();
+}
+
+// `part`'s region of recvbuf: its ranks' blocks, in elements of recvtype.
+void add_region(const Args& a, const std::vector<int>& part, std::vector<int>& counts, std::vector<int>& displs) {
+  counts.push_back(static_cast<int>(part.size() * a.recvcount));
+  displs.push_back(static_cast<int>(static_cast<std::size_t>(part.front()) * a.recvcount));
+}
+
 void gather(const Args& a, Schedule& s) {
   std::size_t block = 0;
   const Data mine = own_block(a, a.in_place && a.rank == a.root, block);
-  const Held h = gather_up(a, steps(*a.hierarchy, a.rank, a.root, false), 0, mine, block, s);
+  const std::vector<Step> st = steps(*a.hierarchy, a.rank, a.root, false);
+  if (parts_are_runs(st, block)) {  // the last level straight into the root's recvbuf, each part to its region
+    const Held h = gather_up(a, st, 1, mine, block, s);
+    if (!h.leads) return;
+    Args sub = a;
+    sub.recvcounts.clear();
+    sub.rdispls.clear();
+    set_send(sub, h.data);
+    sub.in_place = a.rank == a.root && same(h.data.buf, mine.buf) && a.in_place;  // its own block, in place
+    if (a.rank == a.root)
+      for (const std::vector<int>& part : st[0].parts) add_region(a, part, sub.recvcounts, sub.rdispls);
+    level(Operation::kGatherv, sub, st[0], kUp, s, h.ready);
+    return;
+  }
+  const Held h = gather_up(a, st, 0, mine, block, s);
   if (a.rank != a.root) return;
   // Level 0's group is the whole communicator: its rank order is recvbuf's.
   for (int r = 0; r < a.size; ++r)
     s.copy(block_at(h.data, static_cast<std::size_t>(r), block), recv_block(a, r), {h.ready});
 }
 
+// Allgather with parts that are runs: each leader gathers its part into its part's region of recvbuf (a gatherv
+// whose displacements are the ranks' places), the top leaders exchange their regions there (an allgatherv in place),
+// and the whole recvbuf goes down. No scratch and no reordering copies, which the model does not see but which cost
+// a fifth of the time at 1 MiB blocks (8 ranks on 2 simulated nodes: 10.8-13.2 ms with them, 8.6-11.7 without).
+void allgather_in_place(const Args& a, const std::vector<Step>& st, Schedule& s) {
+  VertexId ready = kNoVertex;
+  bool gathered = false;  // this rank led a gather: its part is in its recvbuf
+  for (std::size_t d = st.size(); d-- > 0;) {
+    const Step& step = st[d];
+    if (step.me < 0) continue;
+    const bool root = step.me == step.top || d == 0;
+    Args sub = a;
+    sub.recvcounts.clear();
+    sub.rdispls.clear();
+    const std::vector<int>& mine = step.parts[static_cast<std::size_t>(step.me)];
+    sub.in_place = root && (gathered || a.in_place);
+    if (!sub.in_place && gathered)  // its part's region
+      set_send(sub, elements({a.recv_buf(), 0, a.recvtype}, static_cast<std::size_t>(mine.front()) * a.recvcount,
+                             mine.size() * a.recvcount));
+    else if (!sub.in_place && a.in_place)  // its own block, in place (else sendbuf as called)
+      set_send(sub, recv_block(a, a.rank));
+    if (root)
+      for (const std::vector<int>& part : step.parts) add_region(a, part, sub.recvcounts, sub.rdispls);
+    ready = level(d == 0 ? Operation::kAllgatherv : Operation::kGatherv, sub, step, kUp, s, ready);
+    if (!root) break;
+    gathered = true;
+  }
+  Args whole = a;
+  whole.recvcount = a.recvcount * static_cast<std::size_t>(a.size);
+  bcast_down(whole, st, 1, kDown, s, ready);
+}
+
 void allgather(const Args& a, Schedule& s) {
   const std::vector<Step> st = steps(*a.hierarchy, a.rank, 0, false);
+  if (parts_are_runs(st, a.recvcount)) return allgather_in_place(a, st, s);
   std::size_t block = 0;
   const Data mine = own_block(a, a.in_place, block);
   Held h = gather_up(a, st, 1, mine, block, s);
