@@ -1,11 +1,12 @@
-/* coll: latency of the common collectives (Barrier, Bcast, Reduce, Allreduce, Allgather, Alltoall), blocking and
- * nonblocking, in portable MPI C, so the same source runs on Strata, MPICH and Open MPI.
+/* coll: latency of the common collectives (Barrier, Bcast, Reduce, Allreduce, Allgather, Alltoall; Gather and
+ * Scatter on request), blocking and nonblocking, in portable MPI C, so the same source runs on Strata, MPICH and
+ * Open MPI.
  *
  *   coll [ops [sizes [modes [batches]]]]
- *     ops      comma-separated, default barrier,bcast,reduce,allreduce,allgather,alltoall
+ *     ops      comma-separated, default barrier,bcast,reduce,allreduce,allgather,alltoall; also gather, scatter
  *     sizes    comma-separated bytes, multiples of 8, default 8,1024,65536,1048576: the message of Bcast, Reduce and
  *              Allreduce (MPI_DOUBLE, MPI_SUM for the reductions), and the block each rank sends to each peer in
- *              Allgather and Alltoall (MPI_BYTE); Barrier has no size and runs once, as bytes 0
+ *              Allgather, Alltoall, Gather and Scatter (MPI_BYTE); Barrier has no size and runs once, as bytes 0
  *     modes    comma-separated, default blocking,nonblocking: MPI_X, or MPI_IX followed by MPI_Wait
  *     batches  default 5: timed batches per case
  * Roots are 0; every call has distinct send and receive buffers (no MPI_IN_PLACE).
@@ -59,8 +60,9 @@ static const double max_sync_seconds = 0.1, max_case_seconds = 0.3;
 static const long max_calls = 1L << 20;
 static const long max_bytes_limit = 64L << 20;
 
-typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, OP_COUNT } Op;
-static const char *const op_names[OP_COUNT] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"};
+typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, OP_COUNT } Op;
+static const char *const op_names[OP_COUNT] = {"barrier",   "bcast",    "reduce", "allreduce",
+                                               "allgather", "alltoall", "gather", "scatter"};
 static const char *const mode_names[2] = {"blocking", "nonblocking"};
 
 static int rank, size;
@@ -94,13 +96,21 @@ static int call(Op op, int nonblocking, long bytes) {
     err = r ? MPI_Ialltoall(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, w, r)
             : MPI_Alltoall(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, w);
     break;
+  case GATHER:
+    err = r ? MPI_Igather(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, 0, w, r)
+            : MPI_Gather(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, 0, w);
+    break;
+  case SCATTER:
+    err = r ? MPI_Iscatter(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, 0, w, r)
+            : MPI_Scatter(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, 0, w);
+    break;
   default: break;
   }
   if (err == MPI_SUCCESS && r) err = MPI_Wait(r, MPI_STATUS_IGNORE);
   return err;
 }
 
-/* The byte at offset j of the block rank `from` sends to rank `to` (Bcast, Allgather: to = 0). */
+/* The byte at offset j of the block rank `from` sends to rank `to` (Bcast, Allgather, Gather: to = 0). */
 static char pattern(int from, int to, long j) { return (char)((from * 97 + to * 59 + j * 131 + 7) & 0xff); }
 /* Element i of rank `from`'s reduction input: distinct small integers, whose sums are exact in any order. */
 static double element(int from, long i) { return (double)(from + 1) * (double)(i % 251 + 1); }
@@ -119,9 +129,12 @@ static void fill(Op op, long bytes) {
     for (long i = 0; i < doubles; ++i) ((double *)sendbuf)[i] = element(rank, i);
     break;
   case ALLGATHER:
+  case GATHER:
     for (long j = 0; j < bytes; ++j) sendbuf[j] = pattern(rank, 0, j);
     break;
+  case SCATTER: /* the root sends a block to each rank, as in Alltoall */
   case ALLTOALL:
+    if (op == SCATTER && rank != 0) break;
     for (int to = 0; to < size; ++to)
       for (long j = 0; j < bytes; ++j) sendbuf[to * bytes + j] = pattern(rank, to, j);
     break;
@@ -135,9 +148,10 @@ static int received_right(Op op, long bytes) {
   const double ranks_sum = (double)size * (size + 1) / 2; /* sum over ranks of (rank + 1) */
   switch (op) {
   case BCAST:
+  case SCATTER:
     for (long j = 0; j < bytes; ++j)
-      if (recvbuf[j] != pattern(0, 0, j)) {
-        fprintf(stderr, "coll: bcast %ld bytes: rank %d byte %ld wrong\n", bytes, rank, j);
+      if (recvbuf[j] != pattern(0, op == SCATTER ? rank : 0, j)) {
+        fprintf(stderr, "coll: %s %ld bytes: rank %d byte %ld wrong\n", op_names[op], bytes, rank, j);
         return 0;
       }
     break;
@@ -153,8 +167,10 @@ static int received_right(Op op, long bytes) {
       }
     }
     break;
+  case GATHER: /* the root has every rank's block, as in Allgather */
   case ALLGATHER:
   case ALLTOALL:
+    if (op == GATHER && rank != 0) break;
     for (int from = 0; from < size; ++from)
       for (long j = 0; j < bytes; ++j)
         if (recvbuf[from * bytes + j] != pattern(from, op == ALLTOALL ? rank : 0, j)) {

@@ -12,7 +12,8 @@
 //   barrier    a flat barrier up every level, then a one-byte bcast down
 //   gather     up the levels: each leader gathers its part's blocks in rank order; the root puts them in place
 //              (in block order, where every part is a run of ranks, the last gatherv fills recvbuf directly)
-//   scatter    the reverse of gather
+//   scatter    the reverse of gather (in block order each leader sends its blocks from where they are: the root
+//              from sendbuf, keeping its own part there; no reordering copies)
 //   allgather  gather up to the first level's leaders, a flat allgatherv among them, then a bcast down (in block
 //              order all of it in recvbuf, each part's blocks in their place: no scratch, no reordering)
 //
@@ -456,35 +457,49 @@ void allgather(const Args& a, Schedule& s) {
   bcast_down(whole, st, 1, kDown, s, h.ready);
 }
 
-// Down the levels from the root: each group's leader hands each part its blocks, in the part's rank order.
+// Down the levels from the root: each group's leader hands each part its blocks, in the part's rank order. Where a
+// group's parts follow its rank order (block order), the leader sends straight from where the blocks are (the root's
+// sendbuf, a sub-leader's scratch), and the root keeps its own part in its sendbuf (sent to itself in place); else it
+// first copies them into part order.
 void scatter(const Args& a, Schedule& s) {
   const std::vector<Step> st = steps(*a.hierarchy, a.rank, a.root, false);
   const bool at_root = a.rank == a.root;
   const std::size_t block = at_root ? a.sendcount * a.sendtype->size : a.recvcount * a.recvtype->size;
-  Data by_rank;  // the blocks of the group this rank leads, in its rank order (bytes; the root's sendbuf at first)
+  // The blocks of the group this rank leads, in its rank order, `unit` elements each: the root's sendbuf at first.
+  Data by_rank{a.send_buf(), 0, a.sendtype};
+  std::size_t unit = a.sendcount;
   VertexId ready = kNoVertex;
   for (std::size_t d = 0; d < st.size(); ++d) {
     if (st[d].me < 0) continue;
     const bool root = st[d].me == st[d].top;
+    const std::vector<int>& mine = st[d].parts[static_cast<std::size_t>(st[d].me)];
     Args sub = a;
     sub.in_place = false;
-    if (root) {  // put the blocks in part order
-      const std::size_t ranks = st[d].members->size();
-      const Data by_part = blocks(s.scratch(ranks * block), ranks, block);
+    bool kept = false;  // this rank's part stays where its blocks are
+    if (root) {
       const std::vector<std::size_t> from = rank_positions(st[d]);
-      std::vector<VertexId> copies;
-      for (std::size_t i = 0; i < from.size(); ++i) {
-        const Data block_from = d == 0 ? elements({a.send_buf(), 0, a.sendtype}, from[i] * a.sendcount, a.sendcount)
-                                       : block_at(by_rank, from[i], block);
-        copies.push_back(s.copy(block_from, block_at(by_part, i, block), {ready}));
+      if (in_rank_order(from)) {
+        set_send(sub, by_rank);
+        part_layout(st[d], unit, sub.sendcounts, sub.sdispls);
+        const auto me = static_cast<std::size_t>(st[d].me);
+        kept = mine.size() > 1;
+        if (kept) by_rank = elements(by_rank, static_cast<std::size_t>(sub.sdispls[me]), mine.size() * unit);
+      } else {  // put the blocks in part order
+        const std::size_t ranks = st[d].members->size();
+        const Data by_part = blocks(s.scratch(ranks * block), ranks, block);
+        std::vector<VertexId> copies;
+        for (std::size_t i = 0; i < from.size(); ++i)
+          copies.push_back(s.copy(elements(by_rank, from[i] * unit, unit), block_at(by_part, i, block), {ready}));
+        ready = s.join(copies);
+        set_send(sub, {by_part.buf, 0, bytes_type()});
+        part_layout(st[d], block, sub.sendcounts, sub.sdispls);
       }
-      ready = s.join(copies);
-      set_send(sub, {by_part.buf, 0, bytes_type()});
-      part_layout(st[d], block, sub.sendcounts, sub.sdispls);
     }
-    const std::vector<int>& mine = st[d].parts[static_cast<std::size_t>(st[d].me)];
-    if (mine.size() > 1) {
+    if (kept) {
+      sub.in_place = true;
+    } else if (mine.size() > 1) {
       by_rank = blocks(s.scratch(mine.size() * block), mine.size(), block);
+      unit = block;
       set_recv(sub, by_rank);
     } else if (at_root && a.in_place) {
       sub.in_place = true;  // the root's own block stays in its sendbuf

@@ -127,8 +127,9 @@ TEST(HierarchicalBcastModel, LevelsAmongNodesTakeTheCheapestFlatAlgorithm) {
       }
       EXPECT_DOUBLE_EQ(bcast_time("hierarchical", one_per_node, 0, m, job), cheapest)
           << nodes << " nodes, " << m << " B";
-      if (nodes == 2)
+      if (nodes == 2) {
         EXPECT_DOUBLE_EQ(cheapest, job.link(LinkClass::kOtherNode).time(m)) << m << " B";
+      }
     }
   }
 }
