@@ -298,7 +298,7 @@ static void usage(const char *why) {
   if (rank == 0)
     fprintf(stderr,
             "coll: %s\nusage: mpiexec -n N coll [ops [sizes [modes [batches]]]]\n"
-            "  ops: comma-separated from barrier,bcast,reduce,allreduce,allgather,alltoall\n"
+            "  ops: comma-separated from barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter\n"
             "  sizes: comma-separated bytes, multiples of 8, 8 .. %ld\n"
             "  modes: comma-separated from blocking,nonblocking\n  batches: 1 .. %d\n",
             why, max_bytes_limit, MAX_BATCHES);
