@@ -383,8 +383,6 @@ void gather(const Args& a, Schedule& s) {
     const Held h = gather_up(a, st, 1, mine, block, s);
     if (!h.leads) return;
     Args sub = a;
-    sub.recvcounts.clear();
-    sub.rdispls.clear();
     set_send(sub, h.data);
     sub.in_place = a.rank == a.root && same(h.data.buf, mine.buf) && a.in_place;  // its own block, in place
     if (a.rank == a.root)
@@ -411,8 +409,6 @@ void allgather_in_place(const Args& a, const std::vector<Step>& st, Schedule& s)
     if (step.me < 0) continue;
     const bool root = step.me == step.top || d == 0;
     Args sub = a;
-    sub.recvcounts.clear();
-    sub.rdispls.clear();
     const std::vector<int>& mine = step.parts[static_cast<std::size_t>(step.me)];
     sub.in_place = root && (gathered || a.in_place);
     if (!sub.in_place && gathered)  // its part's region
