@@ -7,7 +7,8 @@
  *     sizes    comma-separated bytes, multiples of 8, default 8,1024,65536,1048576: the message of Bcast, Reduce and
  *              Allreduce (MPI_DOUBLE, MPI_SUM for the reductions), and the block each rank sends to each peer in
  *              Allgather, Alltoall, Gather and Scatter (MPI_BYTE); Barrier has no size and runs once, as bytes 0
- *     modes    comma-separated, default blocking,nonblocking: MPI_X, or MPI_IX followed by MPI_Wait
+ *     modes    comma-separated, default blocking,nonblocking: MPI_X, or MPI_IX followed by MPI_Wait; also
+ *              isolated: MPI_X, each call followed by a sync (one call's latency, see 6.)
  *     batches  default 5: timed batches per case
  * Roots are 0; every call has distinct send and receive buffers (no MPI_IN_PLACE).
  *
@@ -40,6 +41,14 @@
  *      call, N = 1 or a few) stop after 0.3 s once they have 3, so that an 8-rank run ends within a minute or two.
  *   5. The figure is the median over batches of (batch - sync) / N, in microseconds. N, the number of batches and
  *      the median come from values every rank has (maxima over ranks), so all ranks make the same calls.
+ *   6. Isolated mode times calls that cannot overlap: each call is followed by a sync, so a rank starts call i+1
+ *      only once every rank has finished call i. In a stream (2.) a Bcast root may start the next call while its
+ *      leaves finish this one, and a chain then moves one message per call through each rank, as a pipeline does:
+ *      its figure is the chain's throughput, where one call waits for all its hops. The syncs' cost is taken off:
+ *      each timed batch is paired with one of as many syncs without the calls, run right after it, and the figure
+ *      is the median over pairs of their difference over N (warm-up: as in 3., the calls and their syncs
+ *      together). On an oversubscribed machine a sync costs more than a small call (8 ranks on 2 cores: 100-200
+ *      us), so these figures are far noisier than a stream's.
  * Output: '#' comment lines, then per case "op mode bytes usec", each followed by a comment line
  * "# op mode bytes: N calls x B batches, sync X us" (what the figure was made of). A case whose figure is not above
  * zero (the sync varied by more than the calls took: an overloaded machine) prints only the comment line. */
@@ -63,7 +72,8 @@ static const long max_bytes_limit = 64L << 20;
 typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, OP_COUNT } Op;
 static const char *const op_names[OP_COUNT] = {"barrier",   "bcast",    "reduce", "allreduce",
                                                "allgather", "alltoall", "gather", "scatter"};
-static const char *const mode_names[2] = {"blocking", "nonblocking"};
+typedef enum { BLOCKING, NONBLOCKING, ISOLATED, MODE_COUNT } Mode;
+static const char *const mode_names[MODE_COUNT] = {"blocking", "nonblocking", "isolated"};
 
 static int rank, size;
 
@@ -71,9 +81,9 @@ static int rank, size;
 static char *sendbuf, *recvbuf;
 
 /* One call of the operation; returns its error code (the communicator returns errors). */
-static int call(Op op, int nonblocking, long bytes) {
+static int call(Op op, Mode mode, long bytes) {
   MPI_Request req = MPI_REQUEST_NULL;
-  MPI_Request *r = nonblocking ? &req : NULL;
+  MPI_Request *r = mode == NONBLOCKING ? &req : NULL;
   const int n = (int)bytes, doubles = (int)(bytes / (long)sizeof(double));
   const MPI_Comm w = MPI_COMM_WORLD;
   int err = MPI_SUCCESS;
@@ -187,7 +197,7 @@ static int received_right(Op op, long bytes) {
 /* Barrier has no result; check instead that it waits: the last rank enters it 100 ms late, and rank 0 must spend
  * at least half of that in it. sync_ranks releases the last rank last, just before rank 0 leaves, so both clocks
  * start within a send of each other. */
-static int barrier_waits(int nonblocking, int *err) {
+static int barrier_waits(Mode mode, int *err) {
   const double delay = 0.1;
   sync_ranks();
   const double start = MPI_Wtime();
@@ -195,7 +205,7 @@ static int barrier_waits(int nonblocking, int *err) {
     const struct timespec t = {0, (long)(delay * 1e9)};
     nanosleep(&t, NULL);
   }
-  *err = call(BARRIER, nonblocking, 0);
+  *err = call(BARRIER, mode, 0);
   const double waited = MPI_Wtime() - start;
   if (*err == MPI_SUCCESS && rank == 0 && size > 1 && waited < delay / 2) {
     fprintf(stderr, "coll: barrier returned on rank 0 after %.3f ms while rank %d entered it %.0f ms late\n",
@@ -205,44 +215,51 @@ static int barrier_waits(int nonblocking, int *err) {
   return 1;
 }
 
-/* The max over ranks of one batch's time: N calls, then the closing sync. The opening sync is whatever the caller
- * did last: max_over_ranks (the previous batch's, or the agreement on the check) is a barrier too, so a batch adds
- * only one sync to the calls. */
-static double batch_seconds(Op op, int nonblocking, long bytes, long calls) {
+/* The max over ranks of one batch's time: N calls (in isolated mode each followed by a sync; without `calling`,
+ * only those syncs), then the closing sync. The opening sync is whatever the caller did last: max_over_ranks (the
+ * previous batch's, or the agreement on the check) is a barrier too, so a batch adds only one sync to the calls. */
+static double batch_of(Op op, Mode mode, long bytes, long calls, int calling) {
   const double start = MPI_Wtime();
   for (long i = 0; i < calls; ++i) {
-    const int err = call(op, nonblocking, bytes);
+    const int err = calling ? call(op, mode, bytes) : MPI_SUCCESS;
     if (err != MPI_SUCCESS) {
-      fprintf(stderr, "coll: %s %s %ld bytes: a timed call failed on rank %d\n", op_names[op],
-              mode_names[nonblocking], bytes, rank);
+      fprintf(stderr, "coll: %s %s %ld bytes: a timed call failed on rank %d\n", op_names[op], mode_names[mode],
+              bytes, rank);
       MPI_Abort(MPI_COMM_WORLD, 5);
     }
+    if (mode == ISOLATED) sync_ranks();
   }
   sync_ranks();
   return max_over_ranks(MPI_Wtime() - start);
 }
 
+static double batch_seconds(Op op, Mode mode, long bytes, long calls) { return batch_of(op, mode, bytes, calls, 1); }
+
 /* Up to `want` batches of `calls` calls, their times in v; fewer when they have taken `budget` seconds, but at least
- * 3 (or `want`). Returns how many ran. All ranks decide alike: the times are maxima over ranks. */
-static int batches_within(Op op, int nonblocking, long bytes, long calls, int want, double budget, double *v) {
+ * 3 (or `want`). In isolated mode each is paired with a batch of its syncs alone, whose times go to `syncs`. Returns
+ * how many ran. All ranks decide alike: the times are maxima over ranks. */
+static int batches_within(Op op, Mode mode, long bytes, long calls, int want, double budget, double *v,
+                          double *syncs) {
   double spent = 0;
   int done = 0;
   while (done < want && (done < 3 || spent < budget)) {
-    v[done] = batch_seconds(op, nonblocking, bytes, calls);
-    spent += v[done++];
+    v[done] = batch_seconds(op, mode, bytes, calls);
+    spent += v[done];
+    if (mode == ISOLATED && calls > 0) spent += syncs[done] = batch_of(op, mode, bytes, calls, 0);
+    ++done;
   }
   return done;
 }
 
-static void run_case(Op op, int nonblocking, long bytes, int batches, double *v) {
+static void run_case(Op op, Mode mode, long bytes, int batches, double *v, double *syncs) {
   /* 1. Check one call (for Barrier: that it waits). Errors are agreed on, so that all ranks skip together. */
   int err = MPI_SUCCESS, right = 1;
   if (op == BARRIER) {
-    right = barrier_waits(nonblocking, &err);
+    right = barrier_waits(mode, &err);
   } else {
     fill(op, bytes);
     sync_ranks();
-    err = call(op, nonblocking, bytes);
+    err = call(op, mode, bytes);
     if (err == MPI_SUCCESS) right = received_right(op, bytes);
   }
   if (!right) MPI_Abort(MPI_COMM_WORLD, 4);
@@ -251,7 +268,7 @@ static void run_case(Op op, int nonblocking, long bytes, int batches, double *v)
       char msg[MPI_MAX_ERROR_STRING] = "";
       int len = 0;
       if (err != MPI_SUCCESS) MPI_Error_string(err, msg, &len);
-      printf("# %s %s %ld: skipped, the call failed (%s)\n", op_names[op], mode_names[nonblocking], bytes,
+      printf("# %s %s %ld: skipped, the call failed (%s)\n", op_names[op], mode_names[mode], bytes,
              err != MPI_SUCCESS ? msg : "on another rank");
       fflush(stdout);
     }
@@ -259,14 +276,14 @@ static void run_case(Op op, int nonblocking, long bytes, int batches, double *v)
   }
 
   /* 2. The cost of the closing sync, to subtract: batches of 0 calls. */
-  const double sync = median(v, batches_within(op, nonblocking, bytes, 0, SYNC_BATCHES, max_sync_seconds, v));
+  const double sync = median(v, batches_within(op, mode, bytes, 0, SYNC_BATCHES, max_sync_seconds, v, NULL));
 
   /* 3. Warm-up: double N until the calls of a batch (the batch less the sync) last min_batch_seconds and at least
    *    as long as the sync, twice in a row (one batch slowed down by a preemption must not stop the doubling). */
   const double min_calls_seconds = sync > min_batch_seconds ? sync : min_batch_seconds;
   long calls = 1;
   for (int long_enough = 0; long_enough < 2 && calls < max_calls;) {
-    if (batch_seconds(op, nonblocking, bytes, calls) - sync >= min_calls_seconds) {
+    if (batch_seconds(op, mode, bytes, calls) - sync >= min_calls_seconds) {
       ++long_enough;
     } else {
       long_enough = 0;
@@ -275,14 +292,22 @@ static void run_case(Op op, int nonblocking, long bytes, int batches, double *v)
   }
 
   /* 4. Timed batches. */
-  const int done = batches_within(op, nonblocking, bytes, calls, batches, max_case_seconds, v);
-  for (int b = 0; b < done; ++b) v[b] = (v[b] - sync) / (double)calls;
-  const double per_call = median(v, done);
+  const int done = batches_within(op, mode, bytes, calls, batches, max_case_seconds, v, syncs);
+  double per_call;
+  if (mode == ISOLATED) {
+    for (int b = 0; b < done; ++b) v[b] = (v[b] - syncs[b]) / (double)calls;
+    per_call = median(v, done);
+  } else {
+    for (int b = 0; b < done; ++b) v[b] = (v[b] - sync) / (double)calls;
+    per_call = median(v, done);
+  }
   if (rank == 0) {
     /* Not above zero: the sync varied by more than the calls took (an overloaded machine); no figure then. */
-    if (per_call > 0) printf("%s %s %ld %.3f\n", op_names[op], mode_names[nonblocking], bytes, per_call * 1e6);
-    printf("# %s %s %ld: %ld calls x %d batches, sync %.1f us%s\n", op_names[op], mode_names[nonblocking], bytes,
-           calls, done, sync * 1e6, per_call > 0 ? "" : "; no figure: the batches, less the sync, are not above 0");
+    if (per_call > 0) printf("%s %s %ld %.3f\n", op_names[op], mode_names[mode], bytes, per_call * 1e6);
+    printf("# %s %s %ld: %ld calls x %d batches, sync %.1f us%s%s\n", op_names[op], mode_names[mode], bytes, calls,
+           done, (mode == ISOLATED ? median(syncs, done) / (double)calls : sync) * 1e6,
+           mode == ISOLATED ? " per call (the syncs between calls)" : "",
+           per_call > 0 ? "" : "; no figure: the batches, less the sync, are not above 0");
     fflush(stdout);
   }
 }
@@ -300,7 +325,7 @@ static void usage(const char *why) {
             "coll: %s\nusage: mpiexec -n N coll [ops [sizes [modes [batches]]]]\n"
             "  ops: comma-separated from barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter\n"
             "  sizes: comma-separated bytes, multiples of 8, 8 .. %ld\n"
-            "  modes: comma-separated from blocking,nonblocking\n  batches: 1 .. %d\n",
+            "  modes: comma-separated from blocking,nonblocking,isolated\n  batches: 1 .. %d\n",
             why, max_bytes_limit, MAX_BATCHES);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
@@ -320,7 +345,7 @@ int main(int argc, char **argv) {
 
   Op ops[MAX_CASES];
   long sizes[MAX_CASES], max_bytes = 8;
-  int modes[MAX_CASES];
+  Mode modes[MAX_CASES];
   for (int i = 0; i < op_count; ++i) {
     ops[i] = OP_COUNT;
     for (int k = 0; k < OP_COUNT; ++k)
@@ -334,14 +359,16 @@ int main(int argc, char **argv) {
     if (sizes[i] > max_bytes) max_bytes = sizes[i];
   }
   for (int i = 0; i < mode_count; ++i) {
-    modes[i] = strcmp(mode_tokens[i], "blocking") == 0 ? 0 : strcmp(mode_tokens[i], "nonblocking") == 0 ? 1 : -1;
-    if (modes[i] < 0) usage("unknown mode");
+    modes[i] = MODE_COUNT;
+    for (int k = 0; k < MODE_COUNT; ++k)
+      if (strcmp(mode_tokens[i], mode_names[k]) == 0) modes[i] = (Mode)k;
+    if (modes[i] == MODE_COUNT) usage("unknown mode");
   }
 
   sendbuf = malloc((size_t)(max_bytes * size));
   recvbuf = malloc((size_t)(max_bytes * size));
-  double *v = malloc(sizeof(double) * MAX_BATCHES);
-  if (!sendbuf || !recvbuf || !v) MPI_Abort(MPI_COMM_WORLD, 3);
+  double *v = malloc(sizeof(double) * MAX_BATCHES), *syncs = malloc(sizeof(double) * MAX_BATCHES);
+  if (!sendbuf || !recvbuf || !v || !syncs) MPI_Abort(MPI_COMM_WORLD, 3);
   memset(sendbuf, 0, (size_t)(max_bytes * size));
   memset(recvbuf, 0, (size_t)(max_bytes * size));
 
@@ -359,11 +386,12 @@ int main(int argc, char **argv) {
   for (int m = 0; m < mode_count; ++m)
     for (int o = 0; o < op_count; ++o)
       for (int s = 0; s < (ops[o] == BARRIER ? 1 : size_count); ++s)
-        run_case(ops[o], modes[m], ops[o] == BARRIER ? 0 : sizes[s], batches, v);
+        run_case(ops[o], modes[m], ops[o] == BARRIER ? 0 : sizes[s], batches, v, syncs);
 
   free(sendbuf);
   free(recvbuf);
   free(v);
+  free(syncs);
   MPI_Finalize();
   return 0;
 }
