@@ -293,14 +293,8 @@ static void run_case(Op op, Mode mode, long bytes, int batches, double *v, doubl
 
   /* 4. Timed batches. */
   const int done = batches_within(op, mode, bytes, calls, batches, max_case_seconds, v, syncs);
-  double per_call;
-  if (mode == ISOLATED) {
-    for (int b = 0; b < done; ++b) v[b] = (v[b] - syncs[b]) / (double)calls;
-    per_call = median(v, done);
-  } else {
-    for (int b = 0; b < done; ++b) v[b] = (v[b] - sync) / (double)calls;
-    per_call = median(v, done);
-  }
+  for (int b = 0; b < done; ++b) v[b] = (v[b] - (mode == ISOLATED ? syncs[b] : sync)) / (double)calls;
+  const double per_call = median(v, done);
   if (rank == 0) {
     /* Not above zero: the sync varied by more than the calls took (an overloaded machine); no figure then. */
     if (per_call > 0) printf("%s %s %ld %.3f\n", op_names[op], mode_names[mode], bytes, per_call * 1e6);
