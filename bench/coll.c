@@ -8,7 +8,8 @@
  *              Allreduce (MPI_DOUBLE, MPI_SUM for the reductions), and the block each rank sends to each peer in
  *              Allgather, Alltoall, Gather and Scatter (MPI_BYTE); Barrier has no size and runs once, as bytes 0
  *     modes    comma-separated, default blocking,nonblocking: MPI_X, or MPI_IX followed by MPI_Wait; also
- *              isolated: MPI_X, each call followed by a sync (one call's latency, see 6.)
+ *              isolated: MPI_X, each call followed by a sync (one call's latency, see 6.); aligned: MPI_X, every
+ *              rank starting each call at the same instant of the host's clock (one call's latency, see 7.)
  *     batches  default 5: timed batches per case
  * Roots are 0; every call has distinct send and receive buffers (no MPI_IN_PLACE).
  *
@@ -49,15 +50,30 @@
  *      is the median over pairs of their difference over N (warm-up: as in 3., the calls and their syncs
  *      together). On an oversubscribed machine a sync costs more than a small call (8 ranks on 2 cores: 100-200
  *      us), so these figures are far noisier than a stream's.
+ *   7. Aligned mode times one call from a common start, with no subtraction: the ranks agree on an instant 1 ms
+ *      ahead (the max over ranks of their clock plus the margin), sleep until 0.3 ms before it, yield the core until
+ *      it, and then make the call; the call's time is the max over ranks of (its end - the instant). The figure is
+ *      the median over 201 calls. It needs one clock for all ranks (CLOCK_MONOTONIC: all ranks on one host, which
+ *      the mode checks; a simulated cluster runs on one host). A call that a rank reached after the instant is not
+ *      counted and the margin doubles. It is the time of one call when every rank enters it at once, cold, as after
+ *      a phase of computation: it includes the scheduler's running of every rank when ranks outnumber cores
+ *      (8 ranks on 2 cores: about 200 us), which is part of each algorithm's cost there.
  * Output: '#' comment lines, then per case "op mode bytes usec", each followed by a comment line
  * "# op mode bytes: N calls x B batches, sync X us" (what the figure was made of). A case whose figure is not above
  * zero (the sync varied by more than the calls took: an overloaded machine) prints only the comment line. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "harness.h"
 
@@ -72,10 +88,17 @@ static const long max_bytes_limit = 64L << 20;
 typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, OP_COUNT } Op;
 static const char *const op_names[OP_COUNT] = {"barrier",   "bcast",    "reduce", "allreduce",
                                                "allgather", "alltoall", "gather", "scatter"};
-typedef enum { BLOCKING, NONBLOCKING, ISOLATED, MODE_COUNT } Mode;
-static const char *const mode_names[MODE_COUNT] = {"blocking", "nonblocking", "isolated"};
+typedef enum { BLOCKING, NONBLOCKING, ISOLATED, ALIGNED, MODE_COUNT } Mode;
+static const char *const mode_names[MODE_COUNT] = {"blocking", "nonblocking", "isolated", "aligned"};
 
 static int rank, size;
+
+/* Aligned mode (7.): how many calls, and how far ahead of the agreement on it the instant of a call lies. */
+enum { ALIGNED_CALLS = 201 };
+static const double first_margin_seconds = 0.001, max_margin_seconds = 0.1;
+/* The ranks sleep until this long before the instant, then yield until it: a wake-up from sleep costs tens of us
+ * on a virtual machine's idle core, which would be timed with the call. */
+static const double spin_seconds = 0.0003;
 
 /* The buffers of all cases, allocated once for the largest: size blocks of the largest size on each side. */
 static char *sendbuf, *recvbuf;
@@ -251,6 +274,70 @@ static int batches_within(Op op, Mode mode, long bytes, long calls, int want, do
   return done;
 }
 
+static double clock_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Whether all ranks run on this host, so that CLOCK_MONOTONIC is one clock for all of them: a hash of the host
+ * name, whose max and min over ranks must agree. */
+static int one_host(void) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  unsigned long h = 5381;
+  for (const char *c = host; *c; ++c) h = (h * 33 + (unsigned char)*c) & 0xffffffffUL;
+  return max_over_ranks((double)h) == -max_over_ranks(-(double)h);
+}
+
+/* One aligned call: the ranks agree on an instant `margin` ahead, sleep until it, make the call. Returns the max
+ * over ranks of (end of the call - the instant), or a negative value when a rank reached the instant late. */
+static double aligned_call(Op op, long bytes, double margin) {
+  const double at = max_over_ranks(clock_seconds() + margin);
+  const int late = clock_seconds() > at;
+  const double wake_at = at - spin_seconds;
+  const struct timespec wake = {(time_t)wake_at, (long)((wake_at - (double)(time_t)wake_at) * 1e9)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL) == EINTR) {
+  }
+  while (clock_seconds() < at) sched_yield();
+  if (call(op, ALIGNED, bytes) != MPI_SUCCESS) {
+    fprintf(stderr, "coll: %s aligned %ld bytes: a timed call failed on rank %d\n", op_names[op], bytes, rank);
+    MPI_Abort(MPI_COMM_WORLD, 5);
+  }
+  const double took = max_over_ranks(late ? INFINITY : clock_seconds() - at);
+  return isinf(took) ? -1 : took;
+}
+
+/* 7. Aligned mode: ALIGNED_CALLS calls, each started by every rank at the same instant; the median of their
+ *    times. The margin doubles (up to max_margin_seconds) whenever a rank was late, and that call is not counted. */
+static void run_aligned(Op op, long bytes, double *v) {
+  if (!one_host()) {
+    if (rank == 0) printf("# %s aligned %ld: skipped, the ranks are not on one host (no common clock)\n",
+                          op_names[op], bytes);
+    return;
+  }
+#ifdef __linux__
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL); /* wake at the instant, not up to 50 us after it */
+#endif
+  double margin = first_margin_seconds;
+  int done = 0, late = 0;
+  while (done < ALIGNED_CALLS) {
+    const double t = aligned_call(op, bytes, margin);
+    if (t >= 0) {
+      v[done++] = t;
+    } else {
+      ++late;
+      if (margin < max_margin_seconds) margin *= 2;
+    }
+  }
+  if (rank == 0) {
+    printf("%s aligned %ld %.3f\n", op_names[op], bytes, median(v, done) * 1e6);
+    printf("# %s aligned %ld: %d calls, quartiles %.1f .. %.1f us; %d late, margin %.1f ms\n", op_names[op],
+           bytes, done, v[done / 4] * 1e6, v[3 * done / 4] * 1e6, late, margin * 1e3);
+    fflush(stdout);
+  }
+}
+
 static void run_case(Op op, Mode mode, long bytes, int batches, double *v, double *syncs) {
   /* 1. Check one call (for Barrier: that it waits). Errors are agreed on, so that all ranks skip together. */
   int err = MPI_SUCCESS, right = 1;
@@ -272,6 +359,10 @@ static void run_case(Op op, Mode mode, long bytes, int batches, double *v, doubl
              err != MPI_SUCCESS ? msg : "on another rank");
       fflush(stdout);
     }
+    return;
+  }
+  if (mode == ALIGNED) {
+    run_aligned(op, bytes, v);
     return;
   }
 
@@ -319,7 +410,7 @@ static void usage(const char *why) {
             "coll: %s\nusage: mpiexec -n N coll [ops [sizes [modes [batches]]]]\n"
             "  ops: comma-separated from barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter\n"
             "  sizes: comma-separated bytes, multiples of 8, 8 .. %ld\n"
-            "  modes: comma-separated from blocking,nonblocking,isolated\n  batches: 1 .. %d\n",
+            "  modes: comma-separated from blocking,nonblocking,isolated,aligned\n  batches: 1 .. %d\n",
             why, max_bytes_limit, MAX_BATCHES);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
