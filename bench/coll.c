@@ -397,13 +397,6 @@ static void run_case(Op op, Mode mode, long bytes, int batches, double *v, doubl
   }
 }
 
-/* Splits a comma-separated list into at most `max` tokens (modifies s). */
-static int split_list(char *s, char **tokens, int max) {
-  int n = 0;
-  for (char *t = strtok(s, ","); t && n < max; t = strtok(NULL, ",")) tokens[n++] = t;
-  return n;
-}
-
 static void usage(const char *why) {
   if (rank == 0)
     fprintf(stderr,
@@ -421,34 +414,18 @@ int main(int argc, char **argv) {
   char default_ops[] = "barrier,bcast,reduce,allreduce,allgather,alltoall";
   char default_sizes[] = "8,1024,65536,1048576";
   char default_modes[] = "blocking,nonblocking";
-  char *op_tokens[MAX_CASES], *size_tokens[MAX_CASES], *mode_tokens[MAX_CASES];
-  const int op_count = split_list(argc > 1 ? argv[1] : default_ops, op_tokens, MAX_CASES);
-  const int size_count = split_list(argc > 2 ? argv[2] : default_sizes, size_tokens, MAX_CASES);
-  const int mode_count = split_list(argc > 3 ? argv[3] : default_modes, mode_tokens, MAX_CASES);
+  int ops[MAX_CASES], modes[MAX_CASES];
+  long sizes[MAX_CASES], max_bytes = 8;
+  const int op_count = harness_parse_names(argc > 1 ? argv[1] : default_ops, op_names, OP_COUNT, ops, MAX_CASES);
+  if (op_count < 0) usage("unknown operation");
+  const int size_count =
+      harness_parse_sizes(argc > 2 ? argv[2] : default_sizes, 8, max_bytes_limit, sizes, MAX_CASES, &max_bytes);
+  if (size_count < 0) usage("bad size");
+  const int mode_count =
+      harness_parse_names(argc > 3 ? argv[3] : default_modes, mode_names, MODE_COUNT, modes, MAX_CASES);
+  if (mode_count < 0) usage("unknown mode");
   const int batches = argc > 4 ? atoi(argv[4]) : 5;
   if (argc > 5 || batches < 1 || batches > MAX_BATCHES) usage("bad arguments");
-
-  Op ops[MAX_CASES];
-  long sizes[MAX_CASES], max_bytes = 8;
-  Mode modes[MAX_CASES];
-  for (int i = 0; i < op_count; ++i) {
-    ops[i] = OP_COUNT;
-    for (int k = 0; k < OP_COUNT; ++k)
-      if (strcmp(op_tokens[i], op_names[k]) == 0) ops[i] = (Op)k;
-    if (ops[i] == OP_COUNT) usage("unknown operation");
-  }
-  for (int i = 0; i < size_count; ++i) {
-    char *end = NULL;
-    sizes[i] = strtol(size_tokens[i], &end, 10);
-    if (*end || sizes[i] < 8 || sizes[i] > max_bytes_limit || sizes[i] % 8) usage("bad size");
-    if (sizes[i] > max_bytes) max_bytes = sizes[i];
-  }
-  for (int i = 0; i < mode_count; ++i) {
-    modes[i] = MODE_COUNT;
-    for (int k = 0; k < MODE_COUNT; ++k)
-      if (strcmp(mode_tokens[i], mode_names[k]) == 0) modes[i] = (Mode)k;
-    if (modes[i] == MODE_COUNT) usage("unknown mode");
-  }
 
   sendbuf = malloc((size_t)(max_bytes * size));
   recvbuf = malloc((size_t)(max_bytes * size));
@@ -471,7 +448,7 @@ int main(int argc, char **argv) {
   for (int m = 0; m < mode_count; ++m)
     for (int o = 0; o < op_count; ++o)
       for (int s = 0; s < (ops[o] == BARRIER ? 1 : size_count); ++s)
-        run_case(ops[o], modes[m], ops[o] == BARRIER ? 0 : sizes[s], batches, v, syncs);
+        run_case((Op)ops[o], (Mode)modes[m], ops[o] == BARRIER ? 0 : sizes[s], batches, v, syncs);
 
   free(sendbuf);
   free(recvbuf);
