@@ -39,6 +39,9 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              64 KiB: ring 5.3, recursive_doubling 7.8    reduce_bcast 26.6 = rabenseifner 27.6 (ring 39.9)
 //                      reduce_bcast 66, rabenseifner 83, ring 137
 //              1 MiB:  segmented_ring 151 / 344 / 964 (ring 154 / 955 / 1746, rabenseifner 324 / 577 / 1886)
+//              2 ranks, 2026-11-24 (4 launches; one call, then a stream): ring and segmented_ring tie at 64 and 128 KiB;
+//              at 256 KiB ring 56-67 / 47-111, segmented_ring 32-45 / 27-52 (a ring's halves then pass the 64 KiB
+//              eager limit and each pays a rendezvous; the segments stay eager)
 //   allgather  8 B, 1 KiB: ring 0.31 / 0.39    bruck 5.2 / 5.8 = linear 5.9 / 7.7    linear 14.8 / 20.6, bruck 21
 //              64 KiB: ring 4.5    linear 39.5, ring 46.6    ring 132, linear 162
 //              1 MiB:  ring 132, linear 141    recursive_doubling 1075, linear 1205    linear 6429, ring 7021
@@ -151,7 +154,8 @@ constexpr Rule kRules[] = {
     {Operation::kAllreduce, 8192, 4, 8, "shared_memory"},
     {Operation::kAllreduce, kAny, 4, 8, "shared_memory_slices"},
     {Operation::kAllreduce, 8192, 1, kMany, "recursive_doubling"},
-    {Operation::kAllreduce, 262144, 2, 2, "ring"},
+    {Operation::kAllreduce, 131072, 2, 2, "ring"},
+    {Operation::kAllreduce, kAny, 2, 2, "segmented_ring"},
     {Operation::kAllreduce, 262144, 2, 8, "reduce_bcast"},  // at 2 ranks: for the operators a ring refuses
     {Operation::kAllreduce, 262144, 9, kMany, "rabenseifner"},
     {Operation::kAllreduce, kAny, 1, kMany, "segmented_ring"},
@@ -360,11 +364,16 @@ const Algorithm* shared_memory_algorithm(Operation op) {
   return op == Operation::kBcast ? bcast : nullptr;
 }
 
-// `pick`, or the shared-memory algorithm for the call where it applies and the model predicts it faster.
+// `pick`, or the shared-memory algorithm for the call where it applies and the model predicts it faster. Not at two
+// ranks: the node's memory saves the root's copies to its second, third, ... reader, and with one reader it makes
+// the same two copies as a message (in, out), less overlapped. There the model, which charges a message's copies to
+// one transfer, preferred it to the pipeline, which beat it (1 MiB, 2026-11-24, us over 5 launches: one call 62-94
+// against 101-246, a stream 50-56 against 67-89).
 const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algorithm* pick,
                                       const std::function<LinkClass(int, int)>& link_of) {
   const Algorithm* shared = shared_memory_algorithm(op);
-  if (pick == nullptr || shared == nullptr || pick == shared || !args.shared_memory || !applies(*shared, args))
+  if (pick == nullptr || shared == nullptr || pick == shared || !args.shared_memory || args.size < 3 ||
+      !applies(*shared, args))
     return pick;
   const double flat = flat_time(pick, args, link_of), node_memory = flat_time(shared, args, link_of);
   return node_memory >= 0 && node_memory < flat ? shared : pick;

@@ -72,6 +72,7 @@ TEST(Selection, EveryCaseGetsAnApplicableAlgorithm) {
 TEST(Selection, FollowsTheMeasuredTable) {
   EXPECT_EQ(chosen(Operation::kAllreduce, 2, 8), "recursive_doubling");
   EXPECT_EQ(chosen(Operation::kAllreduce, 2, 65536), "ring");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 2, 262144), "segmented_ring");
   EXPECT_EQ(chosen(Operation::kAllreduce, 8, 65536), "reduce_bcast");
   EXPECT_EQ(chosen(Operation::kAllreduce, 16, 65536), "rabenseifner");  // beyond what was measured
   EXPECT_EQ(chosen(Operation::kAllreduce, 4, 1 << 20), "segmented_ring");
@@ -97,6 +98,15 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   // Across nodes there is no node memory to share: the rules after it serve.
   EXPECT_EQ(chosen(Operation::kAllgather, 4, 8), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoall, 8, 8), "linear");
+}
+
+// A long bcast on one node goes through its memory where the model predicts it faster, but never at two ranks: one
+// reader saves no copy of the root's.
+TEST(Selection, LongBcastsOnOneNodeGoThroughItsMemoryFromThreeRanks) {
+  EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 4, 1 << 20), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 8, 1 << 20), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 2, 1 << 20), "pipeline");
+  EXPECT_EQ(chosen(Operation::kBcast, 4, 1 << 20), "pipeline");  // no node memory
 }
 
 TEST(Selection, LongAllreducesOnOneNodeReduceBySlicesInItsMemory) {
