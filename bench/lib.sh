@@ -22,11 +22,14 @@
 #                                the first log that has it).
 #   bench_table TITLE SELECT...  a table of the medians whose key is "column SELECT... size": size, Strata GB/s,
 #                                MPICH GB/s and the ratio Strata/MPICH, "-" where a figure is missing.
+#                                Also $out/ratios (bench_paired_ratios): per other library and key, the median
+#                                over rounds of Strata's figure over that library's in the same round.
 #   bench_compare_table TITLE HEADER SELECT...
 #                                a table of the medians whose key is "column SELECT... row...", one line per line
 #                                of $out/rows (a row, in the order wanted; HEADER names its fields): the figure of
 #                                each library that has one in the table (a library with none is left out) and the
-#                                ratios Strata/MPICH and Strata/Open MPI, "-" where a figure is missing.
+#                                ratios Strata/MPICH and Strata/Open MPI (paired by round, from $out/ratios), "-"
+#                                where a figure is missing.
 #   bench_failures ROUNDS        the columns that failed, in how many rounds and why, and where the raw runs are.
 #
 # Set by the script before bench_rounds, if not the defaults (which are what the 1-rank benchmarks use):
@@ -104,6 +107,7 @@ bench_run_one() { # column np arg...
 bench_rounds() { # rounds parse arg...
   local rounds=$1 parse=$2 round np column name log status; shift 2
   : >"$out/results"
+  : >"$out/round-results"
   # run name -> rounds it failed, log of the last failure, and whether it timed out
   declare -gA failed=() failed_log=() timed_out=()
   for ((round = 1; round <= rounds; ++round)); do
@@ -117,7 +121,8 @@ bench_rounds() { # rounds parse arg...
         fi
         echo "$bench: round $round/$rounds: $name" >&2
         if bench_run_one "$column" "$np" "$@" >"$log" 2>&1; then
-          awk -v c="$column" -v np="$np" "$parse" "$log" >>"$out/results"
+          awk -v c="$column" -v np="$np" "$parse" "$log" | tee -a "$out/results" |
+            awk -v round="$round" '{ print round, $0 }' >>"$out/round-results"
         else
           status=$?
           echo "$bench: $name failed in round $round (see $log)" >&2
@@ -138,6 +143,30 @@ bench_medians() { # sort-option...
     END { for (i = 1; i <= keys; ++i) { k = order[i]; m = n[k]
             print k, (m % 2 ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2) } }' >"$out/medians"
   awk '{ print $(NF - 1) }' "$out/medians" | sort -nu >"$out/sizes"
+  bench_paired_ratios
+}
+
+# $out/ratios: per other library and key, the median over rounds of Strata's figure over that library's in the same
+# round. A round runs the libraries one after the other, so a machine whose speed changes between launches (this one
+# has a fast and a slow state that each last seconds to minutes) hits both sides of each ratio alike, where the ratio
+# of two medians may compare launches made in different states.
+bench_paired_ratios() {
+  awk '
+    { key = $3; for (i = 4; i < NF; ++i) key = key " " $i
+      v[$1, $2, key] = $NF; if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
+      if (!($1 in had)) { had[$1] = 1; rounds[++nrounds] = $1 } }
+    END { split("mpich openmpi", others, " ")
+          for (o = 1; o <= 2; ++o) for (k = 1; k <= nkeys; ++k) {
+            n = 0
+            for (r = 1; r <= nrounds; ++r) {
+              a = rounds[r] SUBSEP "strata" SUBSEP keys[k]; b = rounds[r] SUBSEP others[o] SUBSEP keys[k]
+              if (!(a in v) || !(b in v) || v[a] <= 0 || v[b] <= 0) continue
+              x = v[a] / v[b]  # insertion sort: a few rounds
+              for (j = ++n; j > 1 && q[j - 1] > x; --j) q[j] = q[j - 1]
+              q[j] = x
+            }
+            if (n > 0) print others[o], keys[k], (n % 2 ? q[(n + 1) / 2] : (q[n / 2] + q[n / 2 + 1]) / 2)
+          } }' "$out/round-results" >"$out/ratios"
 }
 
 bench_libraries() {
@@ -174,16 +203,19 @@ bench_compare_table() { # title header select...
   awk -v title="$title" -v header="$header" -v select="$*" '
     BEGIN { nsel = split(select, unused, " "); nlib = split("strata mpich openmpi", lib, " ")
             name["strata"] = "Strata"; name["mpich"] = "MPICH"; name["openmpi"] = "Open MPI" }
-    FILENAME == ARGV[1] { key = ""; for (i = 2; i <= 1 + nsel; ++i) key = key (i > 2 ? " " : "") $i
+    FILENAME == ARGV[1] || FILENAME == ARGV[2] {
+                key = ""; for (i = 2; i <= 1 + nsel; ++i) key = key (i > 2 ? " " : "") $i
                 if (key != select) next
                 row = ""; for (i = 2 + nsel; i < NF; ++i) row = row (i > 2 + nsel ? " " : "") $i
-                value[$1, row] = $NF; has[$1] = 1
+                if (FILENAME == ARGV[1]) { value[$1, row] = $NF; has[$1] = 1 } else paired[$1, row] = $NF
                 next }
     { rows[++nrows] = $0 }
     function cell(c, r) { return (c, r) in value ? sprintf("%.2f", value[c, r]) : "-" }
-    function ratio(c, d, r) {
-      if (!((c, r) in value) || !((d, r) in value) || value[c, r] <= 0 || value[d, r] <= 0) return "-"
-      return sprintf(value[c, r] / value[d, r] < 0.01 ? "%.1e" : "%.2f", value[c, r] / value[d, r])
+    function ratio(c, d, r,   x) {  # the paired ratio (bench_paired_ratios) where there is one
+      if ((d, r) in paired) x = paired[d, r]
+      else if (!((c, r) in value) || !((d, r) in value) || value[c, r] <= 0 || value[d, r] <= 0) return "-"
+      else x = value[c, r] / value[d, r]
+      return sprintf(x < 0.01 ? "%.1e" : "%.2f", x)
     }
     END {
       if (title != "") print "\n" title; else print ""
@@ -201,7 +233,7 @@ bench_compare_table() { # title header select...
         if (has["strata"] && has["openmpi"]) printf "%10s ", ratio("strata", "openmpi", rows[r])
         printf "\n"
       }
-    }' "$out/medians" "$out/rows" | sed 's/ *$//'
+    }' "$out/medians" "$out/ratios" "$out/rows" | sed 's/ *$//'
 }
 
 bench_failures() { # rounds
