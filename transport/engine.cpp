@@ -120,7 +120,9 @@ Status Engine::init(const runtime::World& world) {
   const bool has_local = locals.size() > 1;
   rings_ = has_local && env_or("STRATA_SHM_RINGS", "1") != "0";
 
-  if (has_local)
+  // Ring peers need no fabric endpoint (the rings carry every byte the receiver does not read itself), and a job that
+  // opens none never initialises libfabric, whose verbs provider alone takes 85 ms of MPI_Init here.
+  if (has_local && !rings_)
     if (Status s = shm_.open(env_or("STRATA_SHM_PROVIDER", "shm"), shm_prefix(world.job_id) + std::to_string(me) + "_fi");
         !s.ok())
       return s;
@@ -140,9 +142,9 @@ Status Engine::init(const runtime::World& world) {
     Peer& p = peers_[r];
     if (r == me) continue;
     const bool local = world.node_of_rank[r] == my_node;
-    p.fabric = local ? &shm_ : &net_;
-    p.address_part = local ? 0 : 1;
     p.channel = local && rings_ ? Peer::Channel::Ring : Peer::Channel::Fabric;
+    p.fabric = p.channel == Peer::Channel::Ring ? nullptr : local ? &shm_ : &net_;
+    p.address_part = local ? 0 : 1;
   }
   if (rings_)
     for (int r : locals)
@@ -329,7 +331,10 @@ constexpr std::size_t kLazyEagerBytes = 16 * 1024;
 
 bool Engine::on_ring_record(void* self, const Header& h, const char* payload, std::size_t len) {
   Engine& e = *static_cast<Engine*>(self);
-  if (len > kLazyEagerBytes && !e.draining_ && e.queues_.posted_count() == 0 && e.backlogged_.empty()) return false;
+  // A receive waiting for Data records behind this message takes it too.
+  if (h.kind == MsgKind::Eager && len > kLazyEagerBytes && !e.draining_ && e.queues_.posted_count() == 0 &&
+      e.backlogged_.empty() && e.ring_receives_ == 0)
+    return false;
   e.dispatch(h, payload, len);
   return true;
 }
@@ -372,6 +377,9 @@ void Engine::dispatch(const Header& h, const char* payload, std::size_t len) {
       break;
     case MsgKind::Ack:
       complete(reinterpret_cast<Request*>(h.cookie));
+      break;
+    case MsgKind::Data:
+      receive_ring_data(h, payload, len);
       break;
   }
 }
@@ -440,9 +448,17 @@ void Engine::start_rendezvous_recv(Request* r, const Header& h, std::size_t acce
     finish_recv(r);
     return;
   }
-  const uint64_t tag = next_data_tag_++ << kChunkBits;
+  Peer& p = peers_[h.src_world];
+  uint64_t tag = 0;
   r->pending_chunks = 0;
-  queue_chunks(r, peers_[h.src_world], target, accepted, tag, true);  // posted before CTS: data never waits
+  if (p.channel == Peer::Channel::Ring) {  // the sender writes the bytes into the ring as Data records
+    tag = reinterpret_cast<uintptr_t>(r);
+    r->pending_chunks = static_cast<int>((accepted + kRingEagerLimit - 1) / kRingEagerLimit);
+    if (accepted > 0) ++ring_receives_;
+  } else {
+    tag = next_data_tag_++ << kChunkBits;
+    queue_chunks(r, p, target, accepted, tag, true);  // posted before CTS: data never waits
+  }
   Header cts{};
   cts.kind = MsgKind::Cts;
   cts.src_world = world_.rank;
@@ -459,7 +475,30 @@ void Engine::send_rendezvous_data(Request* s, std::size_t accepted, uint64_t tag
     complete(s);
     return;
   }
-  queue_chunks(s, peers_[s->peer], send_data_of(s), accepted, tag, false);
+  Peer& p = peers_[s->peer];
+  if (p.channel != Peer::Channel::Ring) {
+    queue_chunks(s, p, send_data_of(s), accepted, tag, false);
+    return;
+  }
+  Header d{};
+  d.kind = MsgKind::Data;
+  d.src_world = world_.rank;
+  d.cookie = tag;  // the receiver's request
+  const char* data = send_data_of(s);
+  for (std::size_t off = 0; off < accepted; off += kRingEagerLimit) {
+    d.data_tag = off;
+    d.bytes = std::min(kRingEagerLimit, accepted - off);
+    post_header(s->peer, d, data + off, d.bytes, off + d.bytes == accepted ? s : nullptr);
+  }
+}
+
+void Engine::receive_ring_data(const Header& h, const char* payload, std::size_t len) {
+  Request* r = reinterpret_cast<Request*>(h.cookie);
+  char* target = r->staging.empty() ? data_start(r) : r->staging.data();
+  std::memcpy(target + h.data_tag, payload, len);
+  if (--r->pending_chunks > 0) return;
+  --ring_receives_;
+  finish_recv(r);
 }
 
 void Engine::queue_chunks(Request* r, Peer& p, char* buf, std::size_t len, uint64_t tag, bool receive) {
@@ -545,8 +584,7 @@ bool Engine::progress() {
   bool any = false;
   if (rings_) any |= inbox_.poll(&Engine::on_ring_record, this);
   if (net_.is_open()) any |= net_.poll(*this);
-  // With rings on, the shm endpoint only carries rendezvous data we asked for: poll it only while some is in flight.
-  if (shm_.is_open() && (!rings_ || shm_.in_flight() > 0)) any |= shm_.poll(*this);
+  if (shm_.is_open()) any |= shm_.poll(*this);
   if (!backlogged_.empty()) any |= flush_backlogs();
   if (!pending_data_.empty()) any |= flush_data();
   return any;

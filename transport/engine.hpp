@@ -3,10 +3,11 @@
 //   ring   - another rank on this node: Strata's shared-memory rings (STRATA_SHM_RINGS=0 turns them off);
 //   fabric - libfabric messages: `shm` for this node when rings are off, `tcp;ofi_rxm` for other nodes.
 // Eager messages carry their payload in the header message. Larger ones go by rendezvous: RTS on the channel and
-// the receiver matches it. A ring peer's data the receiver reads itself from the sender's memory (process_vm_readv)
-// and answers ACK. Otherwise (another node, STRATA_CMA=0, or the kernel refuses) it posts tagged receives straight
-// into the user buffer and answers CTS, and the sender sends the data through the peer's fabric endpoint (`shm` on
-// the node). Both are single-copy.
+// the receiver matches it. A ring peer's data the receiver reads itself from the sender's memory (process_vm_readv,
+// single-copy) and answers ACK; where it may not (STRATA_CMA=0, or the kernel refuses) it answers CTS and the sender
+// writes the bytes into the ring as Data records (two copies). Between fabric peers the receiver posts tagged
+// receives straight into the user buffer and answers CTS, and the sender sends the data through the peer's fabric
+// endpoint. So ring peers need no fabric endpoint: a one-node job with rings never initialises libfabric.
 // Everything that can not go out at once (ring full, provider busy) waits in order in a per-peer backlog.
 #pragma once
 #include <sys/types.h>
@@ -65,6 +66,7 @@ class Engine final : public FabricSink {
   void send_ack(const Header& h);
   pid_t pid_of(int rank);
   void send_rendezvous_data(Request* s, std::size_t accepted, uint64_t tag);
+  void receive_ring_data(const Header& h, const char* payload, std::size_t len);
   void queue_chunks(Request* r, Peer& p, char* buf, std::size_t len, uint64_t tag, bool receive);
   void issue(const DataChunk& c);
   void finish_recv(Request* r);
@@ -89,6 +91,7 @@ class Engine final : public FabricSink {
   std::deque<DataChunk> pending_data_;
   uint64_t next_data_tag_ = 1;
   bool cross_memory_reads_ = true;  // STRATA_CMA=0, or the kernel refused a read: rendezvous by Cts
+  int ring_receives_ = 0;           // receives waiting for Data records
 };
 
 Engine& engine();

@@ -1,4 +1,4 @@
-// One libfabric RDM endpoint: `shm` between ranks of a node, `tcp;ofi_rxm` between nodes (override with
+// One libfabric RDM endpoint: `tcp;ofi_rxm` between nodes, `shm` between ranks of a node without rings (override with
 // STRATA_SHM_PROVIDER / STRATA_NET_PROVIDER). Two uses:
 //  - messages (FI_MSG): a header and an eager payload, copied into a bounce buffer and landing in one of the
 //    receive buffers we keep posted. The provider must keep send-after-send order (FI_ORDER_SAS); the engine also

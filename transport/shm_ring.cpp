@@ -138,7 +138,7 @@ bool RingInbox::poll(Handler handler, void* context) {
       if (!(rh->flags & kWrap)) {
         Header h;
         std::memcpy(&h, record + sizeof(RecordHead), sizeof h);
-        if (!handler(context, h, record + sizeof(RecordHead) + sizeof(Header), h.kind == MsgKind::Eager ? h.bytes : 0))
+        if (!handler(context, h, record + sizeof(RecordHead) + sizeof(Header), payload_bytes(h)))
           break;
       }
       for (uint32_t line = 0; line < bytes; line += 64)

@@ -5,14 +5,17 @@
 //          receiver matches it like an eager message. On the same node it may read the bytes itself from the
 //          sender's memory and answer Ack; otherwise it posts a tagged receive straight into the user buffer and
 //          answers Cts.
-//   Cts:   cookie echoed, `bytes` = what it accepts (less when truncating), `data_tag` = the tag to send the data on.
+//   Cts:   cookie echoed, `bytes` = what it accepts (less when truncating), `data_tag` = the tag to send the data on
+//          (between ring peers: the receiver's request, which the Data records name).
+//   Data:  between ring peers, one piece of a rendezvous after Cts: cookie = the receiver's request, `data_tag` = its
+//          offset, `bytes` = its length. Ranks of one node share no fabric endpoint, so the ring carries the bytes.
 //   Ack:   cookie echoed: a synchronous eager send was matched, or a rendezvous was read.
 #pragma once
 #include <cstdint>
 
 namespace strata::transport {
 
-enum class MsgKind : uint8_t { Eager = 1, Rts, Cts, Ack };
+enum class MsgKind : uint8_t { Eager = 1, Rts, Cts, Ack, Data };
 
 struct Header {
   MsgKind kind;
@@ -28,5 +31,10 @@ struct Header {
   uint64_t data_tag;
 };
 static_assert(sizeof(Header) == 48);
+
+// How many payload bytes follow the header.
+inline uint64_t payload_bytes(const Header& h) {
+  return h.kind == MsgKind::Eager || h.kind == MsgKind::Data ? h.bytes : 0;
+}
 
 }  // namespace strata::transport

@@ -5,7 +5,9 @@
  *   2. rank 0 sends 200 messages of 48 KiB with blocking MPI_Send while rank 1 sleeps 50 ms before receiving them:
  *      the sends wait for the receiver where the rings are full, and every message arrives intact, in order;
  *   3. the same with MPI_Iprobe polling before each receive (a probe must see a message still in the ring);
- *   4. a 64 KiB message (MPI_Isend) and then an 8-byte one on another tag: the small one can be received first.
+ *   4. a 64 KiB message (MPI_Isend) and then an 8-byte one on another tag: the small one can be received first;
+ *   5. a 640 KiB message (rendezvous) and then a 48 KiB one, received in that order: under STRATA_CMA=0 the large
+ *      one's bytes follow the 48 KiB message through the ring, which must not stay there blocking them.
  * Any even number of ranks (pairs 2k, 2k+1); a plain MPI program (also passes with MPICH). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -88,6 +90,24 @@ int main(int argc, char **argv) {
     check_fill(buf, BIG, 7);
   }
 
+  /* 5. A large eager message ahead of a rendezvous's data in the ring. */
+  unsigned char *medium = malloc(MEDIUM);
+  CHECK(medium != NULL);
+  if (sender) {
+    fill(buf, BIG * TAGS, 5);
+    fill(medium, MEDIUM, 6);
+    MPI_Request reqs[2];
+    CHECK_MPI(MPI_Isend(buf, BIG * TAGS, MPI_BYTE, peer, 5, MPI_COMM_WORLD, &reqs[0]));
+    CHECK_MPI(MPI_Isend(medium, MEDIUM, MPI_BYTE, peer, 6, MPI_COMM_WORLD, &reqs[1]));
+    CHECK_MPI(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE));
+  } else {
+    CHECK_MPI(MPI_Recv(buf, BIG * TAGS, MPI_BYTE, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    check_fill(buf, BIG * TAGS, 5);
+    CHECK_MPI(MPI_Recv(medium, MEDIUM, MPI_BYTE, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    check_fill(medium, MEDIUM, 6);
+  }
+
+  free(medium);
   free(buf);
   CHECK_MPI(MPI_Finalize());
   if (rank == 0) printf("p2p_eager_stream: ok\n");
