@@ -63,6 +63,12 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //   allgather  shared_memory 8 B 4.66 / 13.9, 1 KiB 5.73 / 15.6 at 4 / 8 ranks (linear 5.68 / 19.6, 8.59 / 25.9)
 //   alltoall   8 ranks: shared_memory 8 B 15.2, 64 B 14.9, 256 B 17.9, 1 KiB 27.2 (linear 21.7, 19.1, 22.2, 29.3);
 //              4 ranks: 4.94, 5.05, 6.20, 12.3 (linear 5.31, 5.37, 5.87, 7.08): a tie, then a loss
+// 2026-11-24, 10 rounds, alltoall at 3 / 4 ranks: shared_memory 8 B 2.54 / 3.54, 64 B 2.51 / 2.89, 256 B 2.75 / 3.27
+//              (linear 2.70 / 3.94, 2.80 / 3.52, 2.76 / 4.21): ahead at 4 ranks, a tie at 3. Above 64 KiB linear
+//              leads pairwise at 3 and 4 ranks: 128 KiB 60.6 / 93.2 (pairwise 70.8 / 104), 1 MiB 508 / 1021 (562 /
+//              1278; a second run at 4 ranks: 1069 against 1275). At 8 ranks 1 MiB they stay near a tie (6692 linear,
+//              6998 pairwise; the earlier run above had pairwise ahead), so pairwise, which keeps one exchange in
+//              flight, stays there.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
@@ -140,8 +146,9 @@ constexpr Rule kRules[] = {
     {Operation::kAllgather, kAny, 3, 8, "linear"},
     {Operation::kAllgather, kAny, 1, kMany, "ring"},
     {Operation::kAllgatherv, kAny, 1, kMany, "ring"},
-    {Operation::kAlltoall, 512, 5, 8, "shared_memory"},
+    {Operation::kAlltoall, 512, 4, 8, "shared_memory"},
     {Operation::kAlltoall, 65536, 1, 8, "linear"},
+    {Operation::kAlltoall, kAny, 1, 4, "linear"},
     {Operation::kAlltoall, 256, 9, kMany, "bruck"},
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},

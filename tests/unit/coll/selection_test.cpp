@@ -82,7 +82,8 @@ TEST(Selection, FollowsTheMeasuredTable) {
   EXPECT_EQ(chosen(Operation::kAllgather, 2, 8), "ring");
   EXPECT_EQ(chosen(Operation::kAllgather, 5, 1 << 20), "linear");
   EXPECT_EQ(chosen(Operation::kAllgather, 16, 8), "bruck");
-  EXPECT_EQ(chosen(Operation::kAlltoall, 4, 1 << 20), "pairwise");
+  EXPECT_EQ(chosen(Operation::kAlltoall, 4, 1 << 20), "linear");
+  EXPECT_EQ(chosen(Operation::kAlltoall, 5, 1 << 20), "pairwise");
   EXPECT_EQ(chosen(Operation::kBarrier, 16, 0), "dissemination");
 }
 
@@ -94,7 +95,8 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 16, 8), "bruck");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 256), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 1024), "linear");
-  EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 4, 8), "linear");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 4, 8), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 3, 8), "linear");
   // Across nodes there is no node memory to share: the rules after it serve.
   EXPECT_EQ(chosen(Operation::kAllgather, 4, 8), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoall, 8, 8), "linear");
