@@ -1,6 +1,6 @@
 // The shared-memory ring in one process: the segment is created as the receiver and mapped again as the sender.
 // Records of random sizes (wrapping around the ring's end many times) arrive complete and in order, and a full ring
-// refuses a write instead of overwriting unread data.
+// refuses a write instead of overwriting unread data; a record carries the payload its kind implies.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -114,4 +114,26 @@ TEST_F(RingTest, SegmentNameIsGoneAfterUnlink) {
   inbox_.unlink();
   RingTx again;
   EXPECT_FALSE(inbox_.attach_peer(job_, 0, 2, 1, again).ok());
+}
+
+// A record's payload is as long as its header says for eager messages and rendezvous pieces (Data: `bytes` is the
+// piece), and empty for control records, whose `bytes` names a whole message that travels another way.
+TEST_F(RingTest, PayloadLengthFollowsTheRecordKind) {
+  Header rts = eager(1, 0);
+  rts.kind = MsgKind::Rts;
+  rts.bytes = 1 << 20;
+  Header data = eager(2, 100);
+  data.kind = MsgKind::Data;
+  data.data_tag = 65536;  // the piece's offset
+  const std::vector<char> piece = pattern(2, 100);
+  ASSERT_TRUE(tx_.try_write(rts, nullptr, 0));
+  ASSERT_TRUE(tx_.try_write(data, piece.data(), piece.size()));
+  std::deque<Received> got;
+  inbox_.poll(collect, &got);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].header.kind, MsgKind::Rts);
+  EXPECT_TRUE(got[0].payload.empty());
+  EXPECT_EQ(got[1].header.kind, MsgKind::Data);
+  EXPECT_EQ(got[1].header.data_tag, 65536u);
+  EXPECT_EQ(got[1].payload, piece);
 }
