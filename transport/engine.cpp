@@ -412,7 +412,7 @@ void Engine::send_ack(const Header& h) {
 
 // On one node the receiver reads the sender's bytes itself (Linux cross-memory attach), so a rendezvous takes one
 // message each way instead of three, each side's progress once. Where the kernel refuses (another user, ptrace
-// restrictions, seccomp), the first refusal turns reading off for this rank and Cts carries on as before.
+// restrictions, seccomp), the first refusal turns reading off for this rank, and Cts brings the bytes through the ring.
 bool Engine::read_from_sender(const Header& h, char* target, std::size_t len) {
   if (!cross_memory_reads_ || peers_[h.src_world].channel != Peer::Channel::Ring) return false;
   const pid_t pid = pid_of(h.src_world);
