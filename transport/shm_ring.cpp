@@ -12,6 +12,10 @@ namespace {
 
 constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 constexpr uint32_t kWrap = 1;
+// Past kRewindOffset, a record of kRewindBytes or more finds out whether the ring is drained, and if so starts at
+// the front (.hpp). Smaller records do not ask: in a stream the read of `head` would cost more than their copy.
+constexpr std::size_t kRewindOffset = 64 * 1024;
+constexpr std::size_t kRewindBytes = 4096;
 
 struct RecordHead {
   std::atomic<uint32_t> bytes;  // whole record, padded; 0 = not written yet. Stored last (release).
@@ -40,15 +44,20 @@ bool RingTx::try_write(const Header& h, const void* payload, std::size_t len) {
   const std::size_t need = pad64(sizeof(RecordHead) + sizeof(Header) + len);
   std::size_t offset = tail_ % kRingBytes;
   const std::size_t to_end = kRingBytes - offset;
-  const std::size_t total = need + (to_end < need ? to_end : 0);
+  bool wrap = to_end < need;
+  if (!wrap && len >= kRewindBytes && offset >= kRewindOffset && need <= offset) {
+    cached_head_ = control_->head.load(std::memory_order_acquire);
+    wrap = cached_head_ == tail_;  // drained: restart at the front, whose lines are still in cache
+  }
+  const std::size_t total = need + (wrap ? to_end : 0);
   if (tail_ + total - cached_head_ > kRingBytes) {
     cached_head_ = control_->head.load(std::memory_order_acquire);
     if (tail_ + total - cached_head_ > kRingBytes) return false;
   }
-  if (to_end < need) {  // records are never split: fill the end with a wrap record
-    auto* wrap = reinterpret_cast<RecordHead*>(data_ + offset);
-    wrap->flags = kWrap;
-    wrap->bytes.store(static_cast<uint32_t>(to_end), std::memory_order_release);
+  if (wrap) {  // records are never split: fill the end with a wrap record
+    auto* filler = reinterpret_cast<RecordHead*>(data_ + offset);
+    filler->flags = kWrap;
+    filler->bytes.store(static_cast<uint32_t>(to_end), std::memory_order_release);
     tail_ += to_end;
     offset = 0;
   }
@@ -141,7 +150,8 @@ bool RingInbox::poll(Handler handler, void* context) {
         if (!handler(context, h, record + sizeof(RecordHead) + sizeof(Header), payload_bytes(h)))
           break;
       }
-      for (uint32_t line = 0; line < bytes; line += 64)
+      const uint32_t written = rh->flags & kWrap ? 64 : bytes;  // a wrap's other lines are still zero
+      for (uint32_t line = 0; line < written; line += 64)
         reinterpret_cast<RecordHead*>(record + line)->bytes.store(0, std::memory_order_relaxed);
       head += bytes;
       any = true;

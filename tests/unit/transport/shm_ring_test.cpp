@@ -1,6 +1,7 @@
 // The shared-memory ring in one process: the segment is created as the receiver and mapped again as the sender.
 // Records of random sizes (wrapping around the ring's end many times) arrive complete and in order, and a full ring
-// refuses a write instead of overwriting unread data; a record carries the payload its kind implies.
+// refuses a write instead of overwriting unread data; a sender goes back to the ring's front when it finds the ring
+// drained; a record carries the payload its kind implies.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -77,6 +78,27 @@ TEST_F(RingTest, RandomSizesArriveInOrderAcrossWraps) {
   }
 }
 
+// Records of one size land on the same offsets again after each return to the front (below), where earlier wrap
+// records began: those must read as empty.
+TEST_F(RingTest, RecordsOfOneSizeArriveInOrderAcrossReturnsToTheFront) {
+  std::mt19937 rng(11);
+  std::deque<Received> got;
+  const std::size_t len = 20 << 10;
+  for (uint64_t sent = 0, checked = 0; checked < 2000;) {
+    std::vector<char> data = pattern(sent, len);
+    for (int polls = 0; !tx_.try_write(eager(sent, len), data.data(), len); ++polls) {
+      ASSERT_LT(polls, 100) << "record " << sent << " never finds room";
+      inbox_.poll(collect, &got);
+    }
+    ++sent;
+    if (rng() % 2 == 0) inbox_.poll(collect, &got);
+    for (; !got.empty(); got.pop_front(), ++checked) {
+      ASSERT_EQ(got.front().header.cookie, checked);
+      ASSERT_EQ(got.front().payload, pattern(checked, len));
+    }
+  }
+}
+
 TEST_F(RingTest, FullRingRefusesAndRecovers) {
   std::vector<char> data(kRingEagerLimit, 'x');
   int written = 0;
@@ -136,4 +158,41 @@ TEST_F(RingTest, PayloadLengthFollowsTheRecordKind) {
   EXPECT_EQ(got[1].header.kind, MsgKind::Data);
   EXPECT_EQ(got[1].header.data_tag, 65536u);
   EXPECT_EQ(got[1].payload, piece);
+}
+
+// A record of 4 KiB or more written into a drained ring past its first 64 KiB starts again at the ring's front, so
+// that a stream of large messages keeps reusing the same (cached) lines; nearer the front, behind an unread record,
+// or smaller, it follows on.
+TEST_F(RingTest, LargeRecordIntoADrainedRingStartsAgainAtTheFront) {
+  struct Seen {
+    std::vector<const char*> where;
+    std::deque<Received> got;
+  } seen;
+  auto at = [](void* context, const Header& h, const char* payload, std::size_t len) {
+    static_cast<Seen*>(context)->where.push_back(payload);
+    return collect(&static_cast<Seen*>(context)->got, h, payload, len);
+  };
+  const std::vector<char> large = pattern(1, 40 << 10);
+  const std::vector<char> small = pattern(2, 100);
+  auto write = [&](uint64_t id, const std::vector<char>& data) {
+    return tx_.try_write(eager(id, data.size()), data.data(), data.size());
+  };
+  ASSERT_TRUE(write(1, large));
+  ASSERT_TRUE(inbox_.poll(at, &seen));
+  ASSERT_TRUE(write(2, large));  // drained, but 40 KiB in: follows on
+  ASSERT_TRUE(write(3, large));  // 80 KiB in, behind an unread record: follows on
+  ASSERT_TRUE(inbox_.poll(at, &seen));
+  ASSERT_TRUE(write(4, small));  // drained and 120 KiB in, but small: follows on
+  ASSERT_TRUE(inbox_.poll(at, &seen));
+  ASSERT_TRUE(write(5, large));  // drained and 120 KiB in: at the front, where record 1 was
+  ASSERT_TRUE(write(6, small));  // follows it
+  ASSERT_TRUE(inbox_.poll(at, &seen));
+  ASSERT_EQ(seen.where.size(), 6u);
+  for (int i : {1, 2, 3, 5}) EXPECT_LT(seen.where[i - 1], seen.where[i]) << "record " << i + 1;
+  EXPECT_EQ(seen.where[4], seen.where[0]);
+  const std::vector<char>* sent[] = {&large, &large, &large, &small, &large, &small};
+  for (uint64_t id = 1; id <= 6; ++id) {
+    EXPECT_EQ(seen.got[id - 1].header.cookie, id);
+    EXPECT_EQ(seen.got[id - 1].payload, *sent[id - 1]) << "record " << id;
+  }
 }
