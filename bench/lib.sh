@@ -14,7 +14,9 @@
 #                                round 2: ...), on each number of ranks in bench_nps per round. The output of a run
 #                                goes through the awk program PARSE, with the column in c and the ranks in np,
 #                                which prints result lines "column key... value" to $out/results; a run that fails
-#                                is counted and left out.
+#                                is counted and left out. $out/round-results: the same lines after the round and
+#                                the machine state of the launch (bench_state); $out/launch-states: "round column
+#                                ranks state" per launch.
 #   bench_medians SORT_OPTION... $out/medians: per key (a results line without its value) the median value over
 #                                rounds; the sort options must order the lines by key, then by value. $out/sizes:
 #                                the sizes, the last field of the keys.
@@ -23,7 +25,7 @@
 #   bench_table TITLE SELECT...  a table of the medians whose key is "column SELECT... size": size, Strata GB/s,
 #                                MPICH GB/s and the ratio Strata/MPICH, "-" where a figure is missing.
 #                                Also $out/ratios (bench_paired_ratios): per other library and key, the median
-#                                over rounds of Strata's figure over that library's in the same round.
+#                                over rounds of Strata's figure over that library's in the same round (and state).
 #   bench_compare_table TITLE HEADER SELECT...
 #                                a table of the medians whose key is "column SELECT... row...", one line per line
 #                                of $out/rows (a row, in the order wanted; HEADER names its fields): the figure of
@@ -67,6 +69,10 @@ bench_build() { # program [column...]
   out=$strata/bench-${bench#run-}
   rm -rf "$out" && mkdir -p "$out"
 
+  # The machine's state around each launch (bench_rounds); without it every launch's state is "unknown".
+  cc -O2 -pthread bench/core_latency.c -o "$out/core_latency" 2>"$out/build-core_latency.log" ||
+    echo "$bench: bench/core_latency.c does not build; launches are not told apart by machine state" >&2
+
   # Build one binary per library; a failure only drops that library.
   columns=()
   for column in "${wanted[@]}"; do
@@ -104,10 +110,24 @@ bench_run_one() { # column np arg...
   esac
 }
 
+# The cross-core round trip in ns now (bench/core_latency.c), empty without the probe.
+bench_core_latency() { if [[ -x $out/core_latency ]]; then "$out/core_latency" || true; fi; }
+
+# A launch's machine state from the round trips before and after it: fast (both under 150 ns: the processors share a
+# core complex), slow (both above), mixed (it changed during the launch), unknown (no probe, or one processor).
+bench_state() { # before after
+  awk -v a="$1" -v b="$2" 'BEGIN {
+    if (a == "" || b == "" || a + 0 == 0 || b + 0 == 0) print "unknown"
+    else if (a < 150 && b < 150) print "fast"
+    else if (a >= 150 && b >= 150) print "slow"
+    else print "mixed" }'
+}
+
 bench_rounds() { # rounds parse arg...
-  local rounds=$1 parse=$2 round np column name log status; shift 2
+  local rounds=$1 parse=$2 round np column name log status before state; shift 2
   : >"$out/results"
   : >"$out/round-results"
+  : >"$out/launch-states"
   # run name -> rounds it failed, log of the last failure, and whether it timed out
   declare -gA failed=() failed_log=() timed_out=()
   for ((round = 1; round <= rounds; ++round)); do
@@ -120,9 +140,12 @@ bench_rounds() { # rounds parse arg...
           continue
         fi
         echo "$bench: round $round/$rounds: $name" >&2
+        before=$(bench_core_latency)
         if bench_run_one "$column" "$np" "$@" >"$log" 2>&1; then
+          state=$(bench_state "$before" "$(bench_core_latency)")
+          echo "$round $column $np $state" >>"$out/launch-states"
           awk -v c="$column" -v np="$np" "$parse" "$log" | tee -a "$out/results" |
-            awk -v round="$round" '{ print round, $0 }' >>"$out/round-results"
+            awk -v round="$round" -v state="$state" '{ print round, state, $0 }' >>"$out/round-results"
         else
           status=$?
           echo "$bench: $name failed in round $round (see $log)" >&2
@@ -149,18 +172,22 @@ bench_medians() { # sort-option...
 # $out/ratios: per other library and key, the median over rounds of Strata's figure over that library's in the same
 # round. A round runs the libraries one after the other, so a machine whose speed changes between launches (this one
 # has a fast and a slow state that each last seconds to minutes) hits both sides of each ratio alike, where the ratio
-# of two medians may compare launches made in different states.
+# of two medians may compare launches made in different states. The state can still change between the two launches
+# of a round (shared-memory collectives take 2-5x longer in the slow state, bench/core_latency.c), so only rounds
+# whose two launches ran wholly in one state count, unless no round has such a pair.
 bench_paired_ratios() {
   awk '
-    { key = $3; for (i = 4; i < NF; ++i) key = key " " $i
-      v[$1, $2, key] = $NF; if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
+    { key = $4; for (i = 5; i < NF; ++i) key = key " " $i
+      v[$1, $3, key] = $NF; state[$1, $3, key] = $2; if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
       if (!($1 in had)) { had[$1] = 1; rounds[++nrounds] = $1 } }
+    function same_state(a, b) { return state[a] == state[b] && (state[a] == "fast" || state[a] == "slow") }
     END { split("mpich openmpi", others, " ")
           for (o = 1; o <= 2; ++o) for (k = 1; k <= nkeys; ++k) {
             n = 0
-            for (r = 1; r <= nrounds; ++r) {
+            for (pass = 1; pass <= 2 && n == 0; ++pass) for (r = 1; r <= nrounds; ++r) {
               a = rounds[r] SUBSEP "strata" SUBSEP keys[k]; b = rounds[r] SUBSEP others[o] SUBSEP keys[k]
               if (!(a in v) || !(b in v) || v[a] <= 0 || v[b] <= 0) continue
+              if (pass == 1 && !same_state(a, b)) continue  # pass 2: no round had a pair in one state
               x = v[a] / v[b]  # insertion sort: a few rounds
               for (j = ++n; j > 1 && q[j - 1] > x; --j) q[j] = q[j - 1]
               q[j] = x
@@ -236,8 +263,19 @@ bench_compare_table() { # title header select...
     }' "$out/medians" "$out/ratios" "$out/rows" | sed 's/ *$//'
 }
 
+# How many launches ran in each machine state (bench_state).
+bench_states() {
+  [[ -s $out/launch-states ]] || return 0
+  awk '{ n[$4]++ } END {
+    printf "Launches by machine state (bench/core_latency.c, before and after): %d fast, %d slow, %d changed during\n",
+      n["fast"], n["slow"], n["mixed"]
+    printf "the launch, %d unknown; a ratio pairs launches made in one state where a round has such a pair.\n",
+      n["unknown"] }' "$out/launch-states"
+}
+
 bench_failures() { # rounds
   local column why
+  bench_states
   for column in "${!failed[@]}"; do
     why=$(tail -1 "${failed_log[$column]}")
     if [[ -n ${timed_out[$column]:-} ]]; then
