@@ -69,6 +69,11 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              1278; a second run at 4 ranks: 1069 against 1275). At 8 ranks 1 MiB they stay near a tie (6692 linear,
 //              6998 pairwise; the earlier run above had pairwise ahead), so pairwise, which keeps one exchange in
 //              flight, stays there.
+// 2026-11-24, by machine state (bench/core_latency.c; 2-4 launches each): at 2 ranks the node-memory reduce takes
+//              8 B 0.10-0.20, 64 KiB 4.1-5.4 / 27-28, 1 MiB 57-89 / 275-330 us in the fast / slow state, linear
+//              0.105-0.108, 3.7-6.2 and 106-112 in both (Open MPI 0.11-0.15, 8.0-8.8, 107-112): linear at 2 ranks,
+//              where the node's memory won only in the fast state. At 4 ranks, 1 MiB, it takes 212 / 540 against
+//              linear's 340 / 334, ahead in one state by the factor it is behind in the other: kept there for now.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
@@ -153,7 +158,7 @@ constexpr Rule kRules[] = {
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
-    {Operation::kReduce, kAny, 2, 8, "shared_memory"},
+    {Operation::kReduce, kAny, 3, 8, "shared_memory"},
     {Operation::kReduce, kAny, 2, 2, "linear"},
     {Operation::kReduce, kAny, 1, 8, "binomial"},
     {Operation::kReduce, 8192, 9, kMany, "binomial"},

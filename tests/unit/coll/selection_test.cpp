@@ -97,6 +97,9 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 1024), "linear");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 4, 8), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 3, 8), "linear");
+  // A reduce reads from the node's memory from 3 ranks on; at 2, one copy through it won only in the fast state.
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 4, 1 << 20), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 65536), "linear");
   // Across nodes there is no node memory to share: the rules after it serve.
   EXPECT_EQ(chosen(Operation::kAllgather, 4, 8), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoall, 8, 8), "linear");
