@@ -7,11 +7,12 @@
 //
 // A record is published by the release store of its RecordHead's length, so the receiver polls the one cache line
 // where the next record starts: one line transfer per small message, no separate tail counter. The receiver zeroes
-// the first word of every line it consumed (any later record head lands on a line start), then publishes `head`;
-// the sender reads `head` only when the ring looks full, or before a record of 4 KiB or more past the ring's first
-// 64 KiB: a sender that finds the ring drained then starts again at the front, whose lines are still in cache. Records running through
-// the whole ring touched 256 KiB per peer (14 MiB at 8 ranks), twice the L2 per core here: a 64 KiB alltoall at 8
-// ranks spent 70 % of its time in memcpy and took 290-390 us, and 188-204 us with the return to the front.
+// the first word of every line it consumed (any later record head lands on a line start; of a wrap record only the
+// first line, the others were zeroed when consumed before), then publishes `head`. The sender reads `head` only when
+// the ring looks full, or before a record of 4 KiB or more past the ring's first 64 KiB: finding the ring drained,
+// it then starts again at the front, whose lines are still in cache. Records running through the whole ring touched
+// 256 KiB per peer (14 MiB at 8 ranks, seven times a core's 2 MiB L2 here): a 64 KiB alltoall at 8 ranks spent 70 %
+// of its time in memcpy and took 290-390 us, and 188-204 us with the return to the front.
 //
 // Segments are named strata_<job>_<rank> in /dev/shm and unlinked as soon as every local peer has mapped them
 // (mpiexec also removes strata_<job>_* when a job dies early), so nothing is left behind.
