@@ -40,14 +40,21 @@ class NodeSegment {
   static constexpr std::size_t kAreaBytes = std::size_t{128} << 10;
 
   struct alignas(64) Area {
+    static constexpr std::size_t kInlineBytes = 32;
     std::atomic<uint64_t> use{0};          // the block there (0: none yet); set last, with release
     std::atomic<uint32_t> acks{0};         // readers that took it
     uint32_t readers = 0;                  // how many must take it
     std::atomic<uint64_t> mask{0};         // which (node-local indexes); read by any reader polling the area
     uint64_t bytes = 0;                    // packed size
-    char* payload() { return reinterpret_cast<char*>(this) + sizeof(Area); }
+    // A block this small travels in the line a reader polls: one line moves between the cores instead of two, which
+    // counts where they sit on different core complexes (bench/core_latency.c).
+    alignas(16) char inline_block[kInlineBytes];
+    char* payload(std::size_t block_bytes) {
+      return block_bytes <= kInlineBytes ? inline_block : reinterpret_cast<char*>(this) + sizeof(Area);
+    }
     bool free() const { return acks.load(std::memory_order_acquire) == readers; }
   };
+  static_assert(sizeof(Area) == 64, "an area's description and small block share one cache line");
 
   // Attaches to the segment of a communicator on this node: `context` its collective context, `node_members` the
   // world ranks of its members on this node (ascending). Null with an empty status when fewer than 2 or more than

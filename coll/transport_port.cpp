@@ -93,7 +93,7 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
     message = "internal: a collective published " + std::to_string(bytes) + " bytes, more than a node area holds";
     return true;
   }
-  datatype::pack(s.from, s.count, *s.type, a.payload());
+  datatype::pack(s.from, s.count, *s.type, a.payload(bytes));
   a.bytes = bytes;
   a.readers = static_cast<uint32_t>(s.readers);
   a.acks.store(0, std::memory_order_relaxed);
@@ -117,9 +117,9 @@ bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
               std::to_string(capacity) + " this rank expects: counts, datatypes or roots differ between the ranks";
   }
   if (s.op == nullptr)
-    datatype::unpack(a.payload(), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
+    datatype::unpack(a.payload(a.bytes), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
   else if (error == 0)  // a contiguous layout's packed bytes are its elements from true_lb on
-    datatype::reduce(*s.op, a.payload() - s.type->true_lb, s.to, s.count, *s.type, s.type_handle);
+    datatype::reduce(*s.op, a.payload(a.bytes) - s.type->true_lb, s.to, s.count, *s.type, s.type_handle);
   a.acks.fetch_add(1, std::memory_order_acq_rel);
   return true;
 }

@@ -1,5 +1,6 @@
 // The node segment's layout (coll/node_segment.hpp): every slot, writer and area is a block of its own, runs and tags
-// take a slot's areas in turn (persistent slots have more of them), and the name is gone once all members attached.
+// take a slot's areas in turn (persistent slots have more of them), and the name is gone once all members attached;
+// a small block shares the line of its area's description, a larger one follows it.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -47,15 +48,28 @@ TEST(NodeSegment, AreasAreDisjointAndTakenInTurn) {
     ASSERT_GE(static_cast<std::size_t>(at[i] - at[i - 1]), kStride) << "areas " << i - 1 << " and " << i << " overlap";
   // Every area is inside the same mapping: writing the last one's payload must not fault.
   NodeSegment::Area& last = seg.area(kSlots - 1, 2, NodeSegment::kPersistentAreasPerWriter - 1, 0);
-  last.payload()[NodeSegment::kAreaBytes - 1] = 1;
+  last.payload(NodeSegment::kAreaBytes)[NodeSegment::kAreaBytes - 1] = 1;
   EXPECT_EQ(reinterpret_cast<const char*>(&last), at.back());
   // The last of the three to attach removed the name: attaching again makes a fresh, empty segment.
   Status s;
   std::shared_ptr<NodeSegment> again = NodeSegment::attach(job, 7, members, s);
   ASSERT_TRUE(s.ok()) << s.message;
   NodeSegment::Area& fresh = again->area(kSlots - 1, 2, NodeSegment::kPersistentAreasPerWriter - 1, 0);
-  EXPECT_EQ(fresh.payload()[NodeSegment::kAreaBytes - 1], 0);
+  EXPECT_EQ(fresh.payload(NodeSegment::kAreaBytes)[NodeSegment::kAreaBytes - 1], 0);
   for (int i = 1; i < 3; ++i) NodeSegment::attach(job, 7, members, s);  // the others, so the name goes again
+}
+
+TEST(NodeSegment, SmallBlocksShareTheDescriptionsLine) {
+  NodeSegment::Area area;
+  const char* line = reinterpret_cast<const char*>(&area);
+  const char* past_fields = reinterpret_cast<const char*>(&area.bytes) + sizeof area.bytes;
+  for (std::size_t bytes : {std::size_t{0}, std::size_t{8}, NodeSegment::Area::kInlineBytes}) {
+    const char* at = area.payload(bytes);
+    EXPECT_GE(at, past_fields) << bytes << " bytes overlap the description";
+    EXPECT_LE(at + bytes, line + 64) << bytes << " bytes leave the description's line";
+  }
+  EXPECT_EQ(area.payload(NodeSegment::Area::kInlineBytes + 1), line + sizeof area);
+  EXPECT_EQ(area.payload(NodeSegment::kAreaBytes), line + sizeof area);
 }
 
 }  // namespace
