@@ -35,7 +35,7 @@ static void *answer(void *unused) {
 }
 
 int main(void) {
-  if (pin(0) != 0 || pin(1) != 0 || pin(0) != 0) {
+  if (pin(0) != 0 || pin(1) != 0 || pin(0) != 0) { /* no processor 1 to answer from */
     puts("0");
     return 0;
   }

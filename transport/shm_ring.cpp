@@ -54,7 +54,7 @@ bool RingTx::try_write(const Header& h, const void* payload, std::size_t len) {
     cached_head_ = control_->head.load(std::memory_order_acquire);
     if (tail_ + total - cached_head_ > kRingBytes) return false;
   }
-  if (wrap) {  // records are never split: fill the end with a wrap record
+  if (wrap) {  // records are never split, and a drained ring restarts at its front: a wrap record fills the rest
     auto* filler = reinterpret_cast<RecordHead*>(data_ + offset);
     filler->flags = kWrap;
     filler->bytes.store(static_cast<uint32_t>(to_end), std::memory_order_release);

@@ -56,47 +56,41 @@ Header eager(uint64_t id, std::size_t len) {
   return h;
 }
 
+// Writes records, of the lengths `length(rng)` draws, until `count` have arrived, polling after one write in
+// `poll_odds` and whenever the ring is full; each must arrive whole and in order.
+template <class Length>
+void stream_in_order(RingTx& tx, RingInbox& inbox, uint32_t seed, uint32_t poll_odds, uint64_t count, Length length) {
+  std::mt19937 rng(seed);
+  std::deque<Received> got;
+  for (uint64_t sent = 0, checked = 0; checked < count;) {
+    const std::size_t len = length(rng);
+    const std::vector<char> data = pattern(sent, len);
+    for (int polls = 0; !tx.try_write(eager(sent, len), data.data(), len); ++polls) {
+      ASSERT_LT(polls, 100) << "record " << sent << " never finds room";
+      inbox.poll(collect, &got);
+    }
+    ++sent;
+    if (rng() % poll_odds == 0) inbox.poll(collect, &got);
+    for (; !got.empty(); got.pop_front(), ++checked) {
+      ASSERT_EQ(got.front().header.cookie, checked);
+      ASSERT_EQ(got.front().payload, pattern(checked, got.front().header.bytes));
+    }
+  }
+}
+
 }  // namespace
 
 TEST_F(RingTest, RandomSizesArriveInOrderAcrossWraps) {
-  std::mt19937 rng(7);
-  std::deque<Received> got;
-  uint64_t sent = 0, checked = 0;
-  while (checked < 5000) {
-    const std::size_t len = rng() % 3 == 0 ? rng() % (kRingEagerLimit + 1) : rng() % 200;
-    std::vector<char> data = pattern(sent, len);
-    while (!tx_.try_write(eager(sent, len), data.data(), len)) inbox_.poll(collect, &got);
-    ++sent;
-    if (rng() % 4 == 0) inbox_.poll(collect, &got);
-    while (!got.empty()) {
-      const Received& r = got.front();
-      ASSERT_EQ(r.header.cookie, checked);
-      ASSERT_EQ(r.payload, pattern(checked, r.header.bytes));
-      got.pop_front();
-      ++checked;
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(stream_in_order(tx_, inbox_, 7, 4, 5000, [](std::mt19937& rng) -> std::size_t {
+    return rng() % 3 == 0 ? rng() % (kRingEagerLimit + 1) : rng() % 200;
+  }));
 }
 
 // Records of one size land on the same offsets again after each return to the front (below), where earlier wrap
 // records began: those must read as empty.
 TEST_F(RingTest, RecordsOfOneSizeArriveInOrderAcrossReturnsToTheFront) {
-  std::mt19937 rng(11);
-  std::deque<Received> got;
-  const std::size_t len = 20 << 10;
-  for (uint64_t sent = 0, checked = 0; checked < 2000;) {
-    std::vector<char> data = pattern(sent, len);
-    for (int polls = 0; !tx_.try_write(eager(sent, len), data.data(), len); ++polls) {
-      ASSERT_LT(polls, 100) << "record " << sent << " never finds room";
-      inbox_.poll(collect, &got);
-    }
-    ++sent;
-    if (rng() % 2 == 0) inbox_.poll(collect, &got);
-    for (; !got.empty(); got.pop_front(), ++checked) {
-      ASSERT_EQ(got.front().header.cookie, checked);
-      ASSERT_EQ(got.front().payload, pattern(checked, len));
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      stream_in_order(tx_, inbox_, 11, 2, 2000, [](std::mt19937&) -> std::size_t { return 20 << 10; }));
 }
 
 TEST_F(RingTest, FullRingRefusesAndRecovers) {
