@@ -39,9 +39,9 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              64 KiB: ring 5.3, recursive_doubling 7.8    reduce_bcast 26.6 = rabenseifner 27.6 (ring 39.9)
 //                      reduce_bcast 66, rabenseifner 83, ring 137
 //              1 MiB:  segmented_ring 151 / 344 / 964 (ring 154 / 955 / 1746, rabenseifner 324 / 577 / 1886)
-//              2 ranks, 2026-11-24 (4 launches; one call, then a stream): ring and segmented_ring tie at 64 and 128 KiB;
-//              at 256 KiB ring 56-67 / 47-111, segmented_ring 32-45 / 27-52 (a ring's halves then pass the 64 KiB
-//              eager limit and each pays a rendezvous; the segments stay eager)
+//              2 ranks, 2026-11-24 (4 launches; one call, then a stream): ring and segmented_ring tie at 64 and
+//              128 KiB; at 256 KiB ring 56-67 / 47-111, segmented_ring 32-45 / 27-52 (a ring's halves then pass the
+//              64 KiB eager limit and each pays a rendezvous; the segments stay eager)
 //   allgather  8 B, 1 KiB: ring 0.31 / 0.39    bruck 5.2 / 5.8 = linear 5.9 / 7.7    linear 14.8 / 20.6, bruck 21
 //              64 KiB: ring 4.5    linear 39.5, ring 46.6    ring 132, linear 162
 //              1 MiB:  ring 132, linear 141    recursive_doubling 1075, linear 1205    linear 6429, ring 7021
@@ -74,6 +74,14 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              0.105-0.108, 3.7-6.2 and 106-112 in both (Open MPI 0.11-0.15, 8.0-8.8, 107-112): linear at 2 ranks,
 //              where the node's memory won only in the fast state. At 4 ranks, 1 MiB, it takes 212 / 540 against
 //              linear's 340 / 334, ahead in one state by the factor it is behind in the other: kept there for now.
+// 2026-11-24, bcast at 4 ranks (us; 17-25 launches each, machine states tagged): binomial, chosen up to 256 KiB
+//              before, changes from launch to launch: 64 KiB 10-14 in some, 30-50 in others of the same state. linear
+//              takes 8 B 0.22-0.46, 1 KiB 0.41-0.94, 16 KiB 3.2-6.4, 64 KiB 11-16 (15-23 when the processors sit on
+//              two core complexes), against Open MPI's 0.24-0.48, 4.1-6.1, 10.5-14.3, 18-28. shared_memory takes
+//              64 KiB in 6-9.5, but 27-36 in 5 of 41 launches, above Open MPI: linear up to 64 KiB at 4 ranks, a
+//              rule the model's node-memory preference may not override. A reduce by slices through the node's
+//              memory (each rank folding n/p, as allreduce's shared_memory_slices) took 4 ranks, 1 MiB in 280-357 us
+//              (652 in the slow state), shared_memory 234-315 (540-680): no better, not kept.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
@@ -92,6 +100,7 @@ struct Rule {
   int min_ranks, max_ranks;
   const char* name;
   bool across_nodes = false;  // only for a communicator spanning nodes
+  bool over_node_memory = false;  // measured against the node-memory algorithm, which the model may not put instead
 };
 
 constexpr int kMany = std::numeric_limits<int>::max();
@@ -135,6 +144,7 @@ constexpr Rule kRules[] = {
     {Operation::kBarrier, kAny, 1, 4, "recursive_doubling"},
     {Operation::kBarrier, kAny, 5, 8, "linear"},
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
+    {Operation::kBcast, 65536, 4, 4, "linear", false, true},
     {Operation::kBcast, 8192, 5, 8, "linear"},
     {Operation::kBcast, 262144, 1, kMany, "binomial"},
     {Operation::kBcast, kAny, 1, kMany, "pipeline"},
@@ -286,15 +296,18 @@ Status requested_groups(const std::string* info_value, int& groups) {
 
 namespace {
 
-// The rule table's choice, or nullptr.
-const Algorithm* by_rule(Operation op, const Args& args, bool across_nodes) {
+// The rule table's choice, or nullptr; `over_node_memory` tells whether its rule keeps it from the model's
+// node-memory preference.
+const Algorithm* by_rule(Operation op, const Args& args, bool across_nodes, bool* over_node_memory = nullptr) {
   const std::size_t bytes = message_bytes(op, args);
   for (const Rule& rule : kRules) {
     if (rule.op != op || bytes > rule.max_bytes || args.size < rule.min_ranks || args.size > rule.max_ranks)
       continue;
     if (rule.across_nodes && !across_nodes) continue;
     const Algorithm* a = find_algorithm(op, rule.name);
-    if (a != nullptr && applies(*a, args)) return a;
+    if (a == nullptr || !applies(*a, args)) continue;
+    if (over_node_memory != nullptr) *over_node_memory = rule.over_node_memory;
+    return a;
   }
   return nullptr;
 }
@@ -443,9 +456,10 @@ const Algorithm* select_level(Operation op, const Args& args, const std::functio
   for (int x = 0; x < args.size; ++x) nodes.insert(node_of(x));
   if (args.size > 1 && static_cast<int>(nodes.size()) == args.size)
     if (const Algorithm* a = cheapest_between_nodes(op, args, link_of, node_of)) return a;
-  const Algorithm* pick = by_rule(op, args, false);
+  bool kept = false;
+  const Algorithm* pick = by_rule(op, args, false, &kept);
   if (pick == nullptr) pick = first_applicable(op, args);
-  return prefer_shared_memory(op, args, pick, link_of);
+  return kept ? pick : prefer_shared_memory(op, args, pick, link_of);
 }
 
 namespace {
@@ -466,9 +480,10 @@ Status choose_algorithm(Operation op, const Args& args, const std::string& force
     out = by_model(op, args);
     if (out.algorithm != nullptr) return Status::success();
   }
-  out.algorithm = by_rule(op, args, args.hierarchy && args.hierarchy->spans_nodes());
+  bool kept = false;
+  out.algorithm = by_rule(op, args, args.hierarchy && args.hierarchy->spans_nodes(), &kept);
   out.reason = "rule table";
-  if (const Algorithm* a = prefer_shared_memory(op, args, out.algorithm); a != out.algorithm) {
+  if (const Algorithm* a = kept ? out.algorithm : prefer_shared_memory(op, args, out.algorithm); a != out.algorithm) {
     out.algorithm = a;
     out.reason = "cost model (node shared memory)";
   }

@@ -77,6 +77,8 @@ TEST(Selection, FollowsTheMeasuredTable) {
   EXPECT_EQ(chosen(Operation::kAllreduce, 16, 65536), "rabenseifner");  // beyond what was measured
   EXPECT_EQ(chosen(Operation::kAllreduce, 4, 1 << 20), "segmented_ring");
   EXPECT_EQ(chosen(Operation::kBcast, 8, 8), "linear");
+  EXPECT_EQ(chosen(Operation::kBcast, 4, 65536), "linear");
+  EXPECT_EQ(chosen(Operation::kBcast, 3, 65536), "binomial");
   EXPECT_EQ(chosen(Operation::kBcast, 16, 8), "binomial");
   EXPECT_EQ(chosen(Operation::kBcast, 8, 1 << 20), "pipeline");
   EXPECT_EQ(chosen(Operation::kAllgather, 2, 8), "ring");
@@ -111,6 +113,7 @@ TEST(Selection, LongBcastsOnOneNodeGoThroughItsMemoryFromThreeRanks) {
   EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 4, 1 << 20), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 8, 1 << 20), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 2, 1 << 20), "pipeline");
+  EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 4, 65536), "linear");  // measured against it: kept
   EXPECT_EQ(chosen(Operation::kBcast, 4, 1 << 20), "pipeline");  // no node memory
 }
 
