@@ -75,7 +75,7 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              where the node's memory won only in the fast state. At 4 ranks, 1 MiB, it takes 212 / 540 against
 //              linear's 340 / 334, ahead in one state by the factor it is behind in the other: kept there for now.
 // 2026-11-24, bcast at 4 ranks (us; 17-25 launches each, machine states tagged): binomial, chosen up to 256 KiB
-//              before, changes from launch to launch: 64 KiB 10-14 in some, 30-50 in others of the same state. linear
+//              before, changes from launch to launch: 64 KiB 10-21 in most, 30-50 in 6 of 25, mostly fast ones. linear
 //              takes 8 B 0.22-0.46, 1 KiB 0.41-0.94, 16 KiB 3.2-6.4, 64 KiB 11-16 (15-23 when the processors sit on
 //              two core complexes), against Open MPI's 0.24-0.48, 4.1-6.1, 10.5-14.3, 18-28. shared_memory takes
 //              64 KiB in 6-9.5, but 27-36 in 5 of 41 launches, above Open MPI: linear up to 64 KiB at 4 ranks, a
