@@ -80,8 +80,8 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              two core complexes), against Open MPI's 0.24-0.48, 4.1-6.1, 10.5-14.3, 18-28. shared_memory takes
 //              64 KiB in 6-9.5, but 27-36 in 5 of 41 launches, above Open MPI: linear up to 64 KiB at 4 ranks, a
 //              rule the model's node-memory preference may not override. A reduce by slices through the node's
-//              memory (each rank folding n/p, as allreduce's shared_memory_slices) took 4 ranks, 1 MiB in 280-357 us
-//              (652 in the slow state), shared_memory 234-315 (540-680): no better, not kept.
+//              memory (each rank folding n/p, as allreduce's shared_memory_slices) took 4 ranks, 1 MiB in 280-375 us
+//              in 11 of 12 fast launches (652 in a slow one), shared_memory 214-315 (540-680): no better, not kept.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
