@@ -314,7 +314,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   if (check.ok() && pending(r) && r->collective)
     check.fail(MPI_ERR_REQUEST, "cannot cancel an active collective request (nonblocking or persistent)");
   if (!check.ok()) return check.raise();
-  // Only a receive that has not matched yet can be cancelled; a send runs to completion (MPI-4.0 3.8.4 allows it).
+  // A receive or send that no one has matched yet is cancelled (a send once its receiver's progress has taken it
+  // back); a matched one, or a send already gone out eagerly, completes as usual (MPI-4.0 3.8.4 allows both).
   if (pending(r) && !r->complete) transport::engine().cancel(r);
   return MPI_SUCCESS;
 }

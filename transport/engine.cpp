@@ -284,6 +284,7 @@ bool Engine::flush_backlogs() {
 void Engine::start_send(Request* r) {
   r->complete = false;
   r->status = {};
+  r->cancel_asked = false;
   const std::size_t bytes = datatype::wire_bytes(*r->type, r->count);
   r->staging.clear();
   if (!datatype::contiguous(*r->type, r->count) && bytes > 0) {
@@ -332,7 +333,8 @@ constexpr std::size_t kLazyEagerBytes = 16 * 1024;
 bool Engine::on_ring_record(void* self, const Header& h, const char* payload, std::size_t len) {
   Engine& e = *static_cast<Engine*>(self);
   // A receive waiting for Data records behind this message takes it too.
-  if (h.kind == MsgKind::Eager && len > kLazyEagerBytes && !e.draining_ && e.queues_.posted_count() == 0 &&
+  // A synchronous one does not wait there: a Cancel for it may come behind.
+  if (h.kind == MsgKind::Eager && !h.sync && len > kLazyEagerBytes && !e.draining_ && e.queues_.posted_count() == 0 &&
       e.backlogged_.empty() && e.ring_receives_ == 0)
     return false;
   e.dispatch(h, payload, len);
@@ -380,6 +382,12 @@ void Engine::dispatch(const Header& h, const char* payload, std::size_t len) {
       break;
     case MsgKind::Data:
       receive_ring_data(h, payload, len);
+      break;
+    case MsgKind::Cancel:
+      answer_cancel(h);
+      break;
+    case MsgKind::CancelReply:  // 0: matched, and the request may be complete and freed by now
+      if (h.bytes == 1) complete_cancelled(reinterpret_cast<Request*>(h.cookie));
       break;
   }
 }
@@ -549,12 +557,55 @@ void Engine::complete(Request* r) {
 
 // ---- Cancel and probe -------------------------------------------------------------------------------------------
 
-bool Engine::cancel(Request* r) {
-  if (r->kind != RequestKind::Recv || !queues_.remove_posted(r)) return false;
+void Engine::complete_cancelled(Request* r) {
   r->status = {};
   r->status.cancelled = true;
   complete(r);
+}
+
+bool Engine::cancel(Request* r) {
+  if (r->kind == RequestKind::Send) {
+    cancel_send(r);
+    return false;
+  }
+  if (!queues_.remove_posted(r)) return false;
+  complete_cancelled(r);
   return true;
+}
+
+// A send waits for its receiver after an Rts or a synchronous Eager: if that header is still in the backlog, nobody
+// has seen it; otherwise the receiver decides (answer_cancel).
+void Engine::cancel_send(Request* r) {
+  if (r->complete || r->cancel_asked) return;
+  const uint64_t cookie = reinterpret_cast<uintptr_t>(r);
+  std::deque<Peer::Pending>& backlog = peers_[r->peer].backlog;
+  const auto held = std::find_if(backlog.begin(), backlog.end(), [&](const Peer::Pending& q) {
+    return (q.header.kind == MsgKind::Eager || q.header.kind == MsgKind::Rts) && q.header.cookie == cookie;
+  });
+  if (held != backlog.end()) {
+    backlog.erase(held);  // flush_backlogs() drops the peer once its backlog is empty
+    complete_cancelled(r);
+    return;
+  }
+  r->cancel_asked = true;
+  Header h{};
+  h.kind = MsgKind::Cancel;
+  h.src_world = world_.rank;
+  h.src_rank = r->rank;
+  h.tag = r->tag;
+  h.context = r->context;
+  h.cookie = cookie;
+  post_header(r->peer, h, nullptr, 0, nullptr);
+}
+
+// The Cancel follows its message on the one ordered channel, so the message has arrived: unexpected still, or matched.
+void Engine::answer_cancel(const Header& h) {
+  Header reply{};
+  reply.kind = MsgKind::CancelReply;
+  reply.src_world = world_.rank;
+  reply.cookie = h.cookie;
+  reply.bytes = queues_.remove_unexpected({h.context, h.src_rank, h.tag}, h.src_world, h.cookie) ? 1 : 0;
+  post_header(h.src_world, reply, nullptr, 0, nullptr);
 }
 
 static void fill_status(const Header& h, RecvStatus& status) { status = {h.src_rank, h.tag, 0, h.bytes, false}; }

@@ -9,6 +9,8 @@
 // receives straight into the user buffer and answers CTS, and the sender sends the data through the peer's fabric
 // endpoint. So ring peers need no fabric endpoint: a one-node job with rings never initialises libfabric.
 // Everything that can not go out at once (ring full, provider busy) waits in order in a per-peer backlog.
+// MPI_Cancel of a send that no receive has matched asks the receiver to drop it from its unexpected queue (wire.hpp:
+// Cancel); like a rendezvous, the answer needs the receiver's progress.
 #pragma once
 #include <sys/types.h>
 
@@ -32,7 +34,10 @@ class Engine final : public FabricSink {
   // The caller fills r's buffer and envelope (for a send, `peer` is the destination's world rank).
   void start_send(Request* r);
   void start_recv(Request* r);
-  bool cancel(Request* r);  // true when r was a receive not yet matched
+  // MPI_Cancel: true when r was a receive not yet matched (it completes as cancelled at once). A send not yet
+  // matched completes as cancelled later, once its receiver's progress has taken it back; one already matched, or
+  // gone out eagerly (complete), completes as usual.
+  bool cancel(Request* r);
 
   // Probe: the earliest arrived message `want` accepts.
   bool probe(const Envelope& want, RecvStatus& status);
@@ -69,8 +74,11 @@ class Engine final : public FabricSink {
   void receive_ring_data(const Header& h, const char* payload, std::size_t len);
   void queue_chunks(Request* r, Peer& p, char* buf, std::size_t len, uint64_t tag, bool receive);
   void issue(const DataChunk& c);
+  void cancel_send(Request* r);
+  void answer_cancel(const Header& h);
   void finish_recv(Request* r);
   void complete(Request* r);
+  void complete_cancelled(Request* r);
   bool flush_backlogs();
   bool flush_data();
   fi_addr_t address_of(int rank);

@@ -85,4 +85,16 @@ std::optional<Unexpected> MatchQueues::take_unexpected(const Envelope& want) {
   return u;
 }
 
+bool MatchQueues::remove_unexpected(const Envelope& have, int src_world, uint64_t cookie) {
+  auto at = unexpected_.find(key(have.context, have.source));
+  if (at == unexpected_.end()) return false;
+  List& list = at->second;
+  auto it = std::find_if(list.begin(), list.end(), [&](const Unexpected& u) {
+    return u.header.src_world == src_world && u.header.cookie == cookie && u.header.tag == have.tag;
+  });
+  if (it == list.end()) return false;
+  recycle({&list, it});
+  return true;
+}
+
 }  // namespace strata::transport

@@ -54,6 +54,9 @@ class MatchQueues {
   void add_unexpected(const Header& h, const char* payload, std::size_t len);
   const Unexpected* peek_unexpected(const Envelope& want) const;
   std::optional<Unexpected> take_unexpected(const Envelope& want);  // the message leaves the queues (MPI_Mprobe)
+  // Drops the arrived message from `src_world` with sender's request `cookie` and envelope `have` (a cancelled
+  // send); false when it is not there (matched, or taken by MPI_Mprobe).
+  bool remove_unexpected(const Envelope& have, int src_world, uint64_t cookie);
   // Hands the earliest arrived message `want` accepts to `use`, then recycles it; false when there is none.
   template <class Use>
   bool consume_unexpected(const Envelope& want, Use&& use) {

@@ -45,6 +45,7 @@ struct Request {
   // In flight
   std::vector<char> staging;  // packed bytes when the type is not contiguous
   int pending_chunks = 0;     // rendezvous data pieces not yet completed
+  bool cancel_asked = false;  // a send: Cancel went to the receiver, whose CancelReply is due
 };
 
 }  // namespace strata::transport

@@ -1,12 +1,17 @@
-/* Cancelling receives (MPI-4.0 3.8.4): a cancelled receive still has to be completed (Wait/Test), and then
- * MPI_Test_cancelled tells whether the cancel took effect. Either the cancel succeeds and the receive took no
- * message, or the receive completed normally — never both. A receive that already completed is not cancelled.
+/* Cancelling receives and sends (MPI-4.0 3.8.4): a cancelled request still has to be completed (Wait/Test), and
+ * then MPI_Test_cancelled tells whether the cancel took effect. Either the cancel succeeds and no message went, or
+ * the operation completed normally — never both. A receive that already completed is not cancelled; a send that
+ * waits for a receive that never comes must complete once cancelled ("irrespective of the activities of other
+ * processes").
  *
  * Ring pattern: each rank receives from its left neighbour and sends to its right one (on one rank both are
  * itself), so with --nodes 2 both transports are involved. */
 #include "test_util.h"
 
-enum { TAG_NEVER = 77, TAG_AFTER = 78, TAG_GO = 79, TAG_MATCHED = 80, TAG_NOTICE = 81, TAG_RACE = 82 };
+enum {
+  TAG_NEVER = 77, TAG_AFTER = 78, TAG_GO = 79, TAG_MATCHED = 80, TAG_NOTICE = 81, TAG_RACE = 82,
+  TAG_PERSISTENT = 83, TAG_SEND = 84 /* to 84 + 2 NSIZES */
+};
 static const int sizes[] = {1, 4097, 1048583}; /* bytes: eager and rendezvous */
 enum { NSIZES = sizeof sizes / sizeof sizes[0] };
 
@@ -142,6 +147,65 @@ static void cancel_race(int rank, int size) {
   }
 }
 
+/* A send whose receive is not posted: cancel, complete, then tell the right neighbour whether it went. A
+ * synchronous send, or one too large to go eagerly, cannot have completed without a receive, so the cancel must
+ * succeed (Strata sends up to 64 KiB eagerly); if it did not, the message is there and must be received whole. */
+static void cancel_unmatched_send(int rank, int size) {
+  int left = (rank - 1 + size) % size, right = (rank + 1) % size;
+  for (int sync = 0; sync < 2; ++sync) {
+    for (int k = 0; k < NSIZES; ++k) {
+      /* A tag per case: the left neighbour's next send may come before this probe. */
+      int n = sizes[k], tag = TAG_SEND + sync * NSIZES + k, went_out = 0, went_in = 0, flag = 1;
+      unsigned char *in = test_malloc(n), *out = test_malloc(n);
+      MPI_Request sreq;
+      MPI_Status st;
+      test_fill(out, MPI_BYTE, n, rank, right, tag);
+      if (sync)
+        CHECK_MPI(MPI_Issend(out, n, MPI_BYTE, right, tag, MPI_COMM_WORLD, &sreq));
+      else
+        CHECK_MPI(MPI_Isend(out, n, MPI_BYTE, right, tag, MPI_COMM_WORLD, &sreq));
+      CHECK_MPI(MPI_Cancel(&sreq));
+      test_poison_status(&st);
+      CHECK_MPI(MPI_Wait(&sreq, &st));
+      went_out = !test_cancelled(&st);
+      if (sync || n > 65536) CHECK(!went_out);
+      CHECK_MPI(MPI_Sendrecv(&went_out, 1, MPI_INT, right, TAG_NOTICE, &went_in, 1, MPI_INT, left, TAG_NOTICE,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      if (went_in) {
+        CHECK_MPI(MPI_Recv(in, n, MPI_BYTE, left, tag, MPI_COMM_WORLD, &st));
+        CHECK(test_count(&st, MPI_BYTE) == n && test_verify(in, MPI_BYTE, n, left, rank, tag) == -1);
+      }
+      /* The notice came after the cancel on the same channel: a cancelled message is gone for good. */
+      CHECK_MPI(MPI_Iprobe(left, tag, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+      CHECK(!flag);
+      free(in);
+      free(out);
+    }
+  }
+
+  /* Persistent: a cancelled start leaves the request inactive, and the next start goes through. */
+  int n = sizes[NSIZES - 1];
+  unsigned char *in = test_malloc(n), *out = test_malloc(n);
+  MPI_Request preq, rreq;
+  MPI_Status st;
+  test_fill(out, MPI_BYTE, n, rank, right, TAG_PERSISTENT);
+  CHECK_MPI(MPI_Send_init(out, n, MPI_BYTE, right, TAG_PERSISTENT, MPI_COMM_WORLD, &preq));
+  CHECK_MPI(MPI_Start(&preq));
+  CHECK_MPI(MPI_Cancel(&preq));
+  CHECK_MPI(MPI_Wait(&preq, &st));
+  CHECK(preq != MPI_REQUEST_NULL && test_cancelled(&st));
+  test_barrier();
+  CHECK_MPI(MPI_Irecv(in, n, MPI_BYTE, left, TAG_PERSISTENT, MPI_COMM_WORLD, &rreq));
+  CHECK_MPI(MPI_Start(&preq));
+  CHECK_MPI(MPI_Wait(&preq, &st));
+  CHECK(!test_cancelled(&st));
+  CHECK_MPI(MPI_Wait(&rreq, &st));
+  CHECK(test_count(&st, MPI_BYTE) == n && test_verify(in, MPI_BYTE, n, left, rank, TAG_PERSISTENT) == -1);
+  CHECK_MPI(MPI_Request_free(&preq));
+  free(in);
+  free(out);
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   CHECK_MPI(MPI_Init(&argc, &argv));
@@ -155,6 +219,8 @@ int main(int argc, char **argv) {
   cancel_after_match(rank, size);
   test_barrier();
   cancel_race(rank, size);
+  test_barrier();
+  cancel_unmatched_send(rank, size);
   test_barrier();
 
   /* Nothing may be left over: every message above was received exactly once. */
