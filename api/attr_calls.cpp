@@ -109,22 +109,28 @@ extern "C" int PMPI_COMM_DUP_FN(MPI_Comm, int, void*, void* attribute_val_in, vo
 STRATA_PMPI(COMM_NULL_DELETE_FN)
 extern "C" int PMPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void*, void*) { return MPI_SUCCESS; }
 
-STRATA_PMPI(Comm_create_keyval)
-extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* destroy,
-                                       int* comm_keyval, void* extra_state) {
-  Check check("MPI_Comm_create_keyval");
+// The bodies of the communicator attribute calls, shared with their MPI-1 names (attr_deprecated_calls.cpp): `call`
+// is the name errors give.
+namespace strata::api {
+
+int create_keyval(const char* call, MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* destroy,
+                  int* comm_keyval, void* extra_state) {
+  Check check(call);
   check.not_null(comm_keyval, "comm_keyval");
   if (!check.ok()) return check.raise();
   // The predefined no-op callbacks are stored as "none", so dup and free skip them.
-  if (copy == PMPI_COMM_NULL_COPY_FN || copy == MPI_COMM_NULL_COPY_FN) copy = nullptr;
-  if (destroy == PMPI_COMM_NULL_DELETE_FN || destroy == MPI_COMM_NULL_DELETE_FN) destroy = nullptr;
+  if (copy == PMPI_COMM_NULL_COPY_FN || copy == MPI_COMM_NULL_COPY_FN || copy == PMPI_NULL_COPY_FN ||
+      copy == MPI_NULL_COPY_FN)
+    copy = nullptr;
+  if (destroy == PMPI_COMM_NULL_DELETE_FN || destroy == MPI_COMM_NULL_DELETE_FN || destroy == PMPI_NULL_DELETE_FN ||
+      destroy == MPI_NULL_DELETE_FN)
+    destroy = nullptr;
   *comm_keyval = keyvals().add(new Keyval{copy, destroy, extra_state, 1});
   return MPI_SUCCESS;
 }
 
-STRATA_PMPI(Comm_free_keyval)
-extern "C" int PMPI_Comm_free_keyval(int* comm_keyval) {
-  Check check("MPI_Comm_free_keyval");
+int free_keyval(const char* call, int* comm_keyval) {
+  Check check(call);
   check.not_null(comm_keyval, "comm_keyval");
   if (check.ok()) check_keyval(check, *comm_keyval);
   if (check.ok() && is_predefined(*comm_keyval))
@@ -135,10 +141,9 @@ extern "C" int PMPI_Comm_free_keyval(int* comm_keyval) {
   return MPI_SUCCESS;
 }
 
-STRATA_PMPI(Comm_set_attr)
-extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val) {
+int set_attr(const char* call, MPI_Comm comm, int comm_keyval, void* attribute_val) {
   comm::Communicator* c = nullptr;
-  Check check("MPI_Comm_set_attr", comm);
+  Check check(call, comm);
   check_keyval(check.comm(comm, c), comm_keyval);
   if (check.ok() && is_predefined(comm_keyval))
     check.fail(MPI_ERR_KEYVAL, "predefined attribute " + std::to_string(comm_keyval) + " is read-only");
@@ -148,7 +153,7 @@ extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribut
     Keyval* k = keyvals().get(comm_keyval);
     if (k->destroy)
       if (int rc = k->destroy(comm, comm_keyval, it->second, k->extra_state); rc != MPI_SUCCESS)
-        return raise("MPI_Comm_set_attr", comm, error_class_of(rc), "the delete callback failed");
+        return raise(call, comm, error_class_of(rc), "the delete callback failed");
     it->second = attribute_val;
     return MPI_SUCCESS;
   }
@@ -157,10 +162,9 @@ extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribut
   return MPI_SUCCESS;
 }
 
-STRATA_PMPI(Comm_get_attr)
-extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag) {
+int get_attr(const char* call, MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag) {
   comm::Communicator* c = nullptr;
-  Check check("MPI_Comm_get_attr", comm);
+  Check check(call, comm);
   check_keyval(check.comm(comm, c), comm_keyval).not_null(attribute_val, "attribute_val").not_null(flag, "flag");
   if (!check.ok()) return check.raise();
   if (is_predefined(comm_keyval)) {
@@ -174,10 +178,9 @@ extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribut
   return MPI_SUCCESS;
 }
 
-STRATA_PMPI(Comm_delete_attr)
-extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
+int delete_attr(const char* call, MPI_Comm comm, int comm_keyval) {
   comm::Communicator* c = nullptr;
-  Check check("MPI_Comm_delete_attr", comm);
+  Check check(call, comm);
   check_keyval(check.comm(comm, c), comm_keyval);
   if (check.ok() && is_predefined(comm_keyval))
     check.fail(MPI_ERR_KEYVAL, "predefined attribute " + std::to_string(comm_keyval) + " cannot be deleted");
@@ -190,6 +193,32 @@ extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
   void* value = it->second;
   c->attributes.erase(it);
   if (int rc = delete_one(comm, keyval, value); rc != MPI_SUCCESS)
-    return raise("MPI_Comm_delete_attr", comm, error_class_of(rc), "the delete callback failed");
+    return raise(call, comm, error_class_of(rc), "the delete callback failed");
   return MPI_SUCCESS;
+}
+
+}  // namespace strata::api
+
+STRATA_PMPI(Comm_create_keyval)
+extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* destroy,
+                                       int* comm_keyval, void* extra_state) {
+  return create_keyval("MPI_Comm_create_keyval", copy, destroy, comm_keyval, extra_state);
+}
+
+STRATA_PMPI(Comm_free_keyval)
+extern "C" int PMPI_Comm_free_keyval(int* comm_keyval) { return free_keyval("MPI_Comm_free_keyval", comm_keyval); }
+
+STRATA_PMPI(Comm_set_attr)
+extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val) {
+  return set_attr("MPI_Comm_set_attr", comm, comm_keyval, attribute_val);
+}
+
+STRATA_PMPI(Comm_get_attr)
+extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag) {
+  return get_attr("MPI_Comm_get_attr", comm, comm_keyval, attribute_val, flag);
+}
+
+STRATA_PMPI(Comm_delete_attr)
+extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
+  return delete_attr("MPI_Comm_delete_attr", comm, comm_keyval);
 }

@@ -374,6 +374,20 @@ STRATA_DECLARE(int, COMM_NULL_COPY_FN, (MPI_Comm oldcomm, int comm_keyval, void 
 STRATA_DECLARE(int, COMM_DUP_FN, (MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in,
                                   void *attribute_val_out, int *flag))
 STRATA_DECLARE(int, COMM_NULL_DELETE_FN, (MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state))
+/* The same under their MPI-1 names, deprecated since MPI-2.0 and still in MPI-4.0 (section 19.1). */
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+STRATA_DECLARE(int, Keyval_create,
+               (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state))
+STRATA_DECLARE(int, Keyval_free, (int *keyval))
+STRATA_DECLARE(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
+STRATA_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+STRATA_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval))
+STRATA_DECLARE(int, NULL_COPY_FN, (MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                                   void *attribute_val_out, int *flag))
+STRATA_DECLARE(int, DUP_FN, (MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                             void *attribute_val_out, int *flag))
+STRATA_DECLARE(int, NULL_DELETE_FN, (MPI_Comm comm, int keyval, void *attribute_val, void *extra_state))
 
 /* Groups */
 STRATA_DECLARE(int, Group_size, (MPI_Group group, int *size))

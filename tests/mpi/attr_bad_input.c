@@ -70,6 +70,14 @@ int main(int argc, char **argv) {
   TEST_EXPECT_ERROR(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, NULL, NULL), MPI_ERR_ARG,
                     "MPI_Comm_create_keyval");
   TEST_EXPECT_ERROR(MPI_Comm_free_keyval(NULL), MPI_ERR_ARG, "MPI_Comm_free_keyval");
+  /* The MPI-1 names report themselves. */
+  TEST_EXPECT_ERROR(MPI_Attr_put(d, MPI_KEYVAL_INVALID, v), MPI_ERR_KEYVAL, "MPI_Attr_put");
+  TEST_EXPECT_ERROR(MPI_Attr_get(MPI_COMM_NULL, kv, &v, &flag), MPI_ERR_COMM, "MPI_Attr_get");
+  TEST_EXPECT_ERROR(MPI_Attr_delete(MPI_COMM_WORLD, MPI_TAG_UB), MPI_ERR_KEYVAL, "MPI_Attr_delete");
+  TEST_EXPECT_ERROR(MPI_Keyval_create(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, NULL, NULL), MPI_ERR_ARG,
+                    "MPI_Keyval_create");
+  tmp = MPI_KEYVAL_INVALID;
+  TEST_EXPECT_ERROR(MPI_Keyval_free(&tmp), MPI_ERR_KEYVAL, "MPI_Keyval_free");
 
   /* A tag above MPI_TAG_UB. */
   int *tag_ub = NULL;

@@ -6,7 +6,9 @@
  *  - the delete callback runs on Comm_delete_attr, on Comm_free (once per attribute), and when Comm_set_attr
  *    replaces a value (for the old value);
  *  - a keyval freed while in use stays valid for the attributes that use it (its delete callback still runs);
- *  - attributes are local to each process (every rank stores different values) and to each communicator.
+ *  - attributes are local to each process (every rank stores different values) and to each communicator;
+ *  - the MPI-1 names (MPI_Keyval_create, MPI_Attr_put/get/delete, MPI_Keyval_free, MPI_DUP_FN, MPI_NULL_COPY_FN,
+ *    MPI_NULL_DELETE_FN: deprecated since MPI-2.0, still in MPI-4.0 19.1) act on the same keyvals.
  * Every callback invocation is counted and its arguments recorded; the counts are compared with exact expectations.
  * Runs on any number of ranks. */
 #include "test_util.h"
@@ -292,6 +294,46 @@ static void test_many(void) {
   for (int k = 1; k < NK; k += 2) CHECK_MPI(MPI_Comm_free_keyval(&kv[k]));
 }
 
+static void test_mpi1_names(void) {
+  int dup_kv = MPI_KEYVAL_INVALID, null_kv = MPI_KEYVAL_INVALID, flag = -1;
+  void *v = NULL;
+  CHECK_MPI(MPI_Keyval_create(MPI_DUP_FN, user_delete, &dup_kv, &dup_kv));
+  CHECK_MPI(MPI_Keyval_create(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, &null_kv, NULL));
+  CHECK(dup_kv != MPI_KEYVAL_INVALID && null_kv != MPI_KEYVAL_INVALID && dup_kv != null_kv);
+  MPI_Comm c, d;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+  CHECK_MPI(MPI_Attr_put(c, dup_kv, (void *)(intptr_t)(300 + rank)));
+  CHECK_MPI(MPI_Attr_put(c, null_kv, (void *)(intptr_t)(400 + rank)));
+  CHECK_MPI(MPI_Attr_get(c, dup_kv, &v, &flag));
+  CHECK(flag == 1 && v == (void *)(intptr_t)(300 + rank));
+  expect_value(c, null_kv, 400 + rank); /* one set of keyvals under both names */
+
+  int from = ncalls;
+  CHECK_MPI(MPI_Comm_dup(c, &d));
+  expect_value(d, dup_kv, 300 + rank); /* MPI_DUP_FN copies, MPI_NULL_COPY_FN does not */
+  expect_absent(d, null_kv);
+  CHECK_MPI(MPI_Attr_delete(c, dup_kv));
+  CHECK(count_calls(from, 'd', dup_kv) == 1);
+  const call_t *del = last_call('d', dup_kv);
+  CHECK(del->comm == c && del->value == (void *)(intptr_t)(300 + rank) && del->extra == &dup_kv);
+  flag = -1;
+  CHECK_MPI(MPI_Attr_get(c, dup_kv, &v, &flag));
+  CHECK(flag == 0);
+  int kept = dup_kv;
+  CHECK_MPI(MPI_Keyval_free(&dup_kv));
+  CHECK(dup_kv == MPI_KEYVAL_INVALID);
+  CHECK_MPI(MPI_Comm_free(&d)); /* the freed keyval's delete callback still runs for d's copy */
+  CHECK(count_calls(from, 'd', kept) == 2);
+  CHECK_MPI(MPI_Attr_delete(c, null_kv));
+  expect_absent(c, null_kv);
+  CHECK_MPI(MPI_Keyval_free(&null_kv));
+  CHECK_MPI(MPI_Comm_free(&c));
+
+  int *tag_ub = NULL;
+  CHECK_MPI(MPI_Attr_get(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag));
+  CHECK(flag == 1 && *tag_ub >= 32767);
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
@@ -302,6 +344,8 @@ int main(int argc, char **argv) {
   test_copy();
   ncalls = 0;
   test_many();
+  ncalls = 0;
+  test_mpi1_names();
 
 #ifdef STRATA
   /* Strata's predefined callbacks are real functions a program may call (MPICH defines the null ones as null
