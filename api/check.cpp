@@ -31,6 +31,13 @@ Check& Check::comm(MPI_Comm handle, comm::Communicator*& out) {
   return *this;
 }
 
+Check& Check::intracomm(MPI_Comm handle, comm::Communicator*& out) {
+  if (comm(handle, out).ok() && out->inter())
+    fail(MPI_ERR_COMM, describe_comm(handle) + " is an intercommunicator: Strata offers point-to-point, "
+                       "MPI_Intercomm_merge and the local queries on intercommunicators, not this call");
+  return *this;
+}
+
 Check& Check::info(MPI_Info handle, runtime::Info*& out, bool null_allowed) {
   if (!ok()) return *this;
   out = handle == MPI_INFO_NULL ? nullptr : info_of(handle);
@@ -90,18 +97,18 @@ Check& Check::buffer(const void* buf, int count, const datatype::Datatype* type)
 }
 
 static std::string rank_range(const comm::Communicator& c) {
-  return " (" + (c.name.empty() ? std::string("the communicator") : c.name) + " has " + std::to_string(c.size) +
-         " ranks)";
+  return " (" + (c.name.empty() ? std::string("the communicator") : c.name) + " has " +
+         std::to_string(c.peer_count()) + (c.inter() ? " ranks in its remote group)" : " ranks)");
 }
 
 Check& Check::dest(int rank, const comm::Communicator& c) {
-  if (ok() && rank != MPI_PROC_NULL && (rank < 0 || rank >= c.size))
+  if (ok() && rank != MPI_PROC_NULL && (rank < 0 || rank >= c.peer_count()))
     fail(MPI_ERR_RANK, "invalid rank " + std::to_string(rank) + rank_range(c));
   return *this;
 }
 
 Check& Check::source(int rank, const comm::Communicator& c) {
-  if (ok() && rank != MPI_ANY_SOURCE && rank != MPI_PROC_NULL && (rank < 0 || rank >= c.size))
+  if (ok() && rank != MPI_ANY_SOURCE && rank != MPI_PROC_NULL && (rank < 0 || rank >= c.peer_count()))
     fail(MPI_ERR_RANK, "invalid source rank " + std::to_string(rank) + rank_range(c));
   return *this;
 }

@@ -77,7 +77,7 @@ STRATA_PMPIX(Comm_get_coll_info)
 extern "C" int PMPIX_Comm_get_coll_info(MPI_Comm comm, const char* operation, MPI_Count bytes, MPI_Info* info) {
   Check check("MPIX_Comm_get_coll_info", comm);
   comm::Communicator* c = nullptr;
-  check.comm(comm, c).not_null(operation, "operation").not_null(info, "info");
+  check.intracomm(comm, c).not_null(operation, "operation").not_null(info, "info");
   const Operation op = check.ok() ? operation_named(operation) : Operation::kCount;
   if (check.ok() && op == Operation::kCount)
     check.fail(MPI_ERR_ARG, std::string("unknown operation \"") + operation + "\" (use the name of the info key " +

@@ -1,5 +1,5 @@
 // Communicator construction and management (MPI-4.0 sections 7.4.2-7.4.4, 7.8), plus MPI_Comm_group.
-// Intercommunicators are out of scope: MPI_Comm_test_inter is always false.
+// Intercommunicators: intercomm_calls.cpp.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -30,7 +30,7 @@ Check& check_group(Check& check, MPI_Group group, comm::Group*& out) {
 int dup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm* newcomm) {
   comm::Communicator* c = nullptr;
   Check check(call, comm);
-  check.comm(comm, c).not_null(newcomm, "newcomm");
+  check.intracomm(comm, c).not_null(newcomm, "newcomm");
   runtime::Info* given = nullptr;
   if (with_info) check.info(info, given, true);
   if (!check.ok()) return check.raise();
@@ -96,7 +96,7 @@ STRATA_PMPI(Comm_split)
 extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Comm_split", comm);
-  check.comm(comm, c).not_null(newcomm, "newcomm");
+  check.intracomm(comm, c).not_null(newcomm, "newcomm");
   if (check.ok() && color < 0 && color != MPI_UNDEFINED)
     check.fail(MPI_ERR_ARG, "invalid color " + std::to_string(color) + " (must be >= 0 or MPI_UNDEFINED)");
   if (!check.ok()) return check.raise();
@@ -110,7 +110,7 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
   comm::Communicator* c = nullptr;
   comm::Group* g = nullptr;
   Check check("MPI_Comm_create", comm);
-  check.comm(comm, c).not_null(newcomm, "newcomm");
+  check.intracomm(comm, c).not_null(newcomm, "newcomm");
   check_group(check, group, g);
   if (check.ok() && g)
     for (int w : g->world_ranks)
@@ -131,7 +131,7 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, M
   comm::Communicator* c = nullptr;
   comm::Group* g = nullptr;
   Check check("MPI_Comm_create_group", comm);
-  check.comm(comm, c).not_null(newcomm, "newcomm");
+  check.intracomm(comm, c).not_null(newcomm, "newcomm");
   check_group(check, group, g);
   check.send_tag(tag);
   if (check.ok() && (g == nullptr || g->rank_of(c->world_rank(c->rank)) == comm::kUndefined))
@@ -228,16 +228,6 @@ extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
   check.comm(comm, c).not_null(info_used, "info_used");
   if (!check.ok()) return check.raise();
   *info_used = add_info(c->hints.dup());  // a new object the caller frees
-  return MPI_SUCCESS;
-}
-
-STRATA_PMPI(Comm_test_inter)
-extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
-  comm::Communicator* c = nullptr;
-  Check check("MPI_Comm_test_inter", comm);
-  check.comm(comm, c).not_null(flag, "flag");
-  if (!check.ok()) return check.raise();
-  *flag = 0;
   return MPI_SUCCESS;
 }
 

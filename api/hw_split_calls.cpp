@@ -137,7 +137,7 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_
   comm::Communicator* c = nullptr;
   runtime::Info* given = nullptr;
   Check check("MPI_Comm_split_type", comm);
-  check.comm(comm, c).not_null(newcomm, "newcomm").info(info, given, true);
+  check.intracomm(comm, c).not_null(newcomm, "newcomm").info(info, given, true);
   if (check.ok() && split_type != MPI_UNDEFINED && split_kind_of(split_type) == comm::SplitKind::Undefined)
     check.fail(MPI_ERR_ARG, "invalid split_type " + std::to_string(split_type) +
                                 " (MPI_COMM_TYPE_SHARED, _HW_GUIDED, _HW_UNGUIDED, _RESOURCE_GUIDED or MPI_UNDEFINED)");
@@ -175,7 +175,7 @@ extern "C" int PMPIX_Comm_hsplit_with_roots(MPI_Comm oldcomm, MPI_Info info, MPI
   comm::Communicator* c = nullptr;
   runtime::Info* given = nullptr;
   Check check("MPIX_Comm_hsplit_with_roots", oldcomm);
-  check.comm(oldcomm, c).info(info, given, true).not_null(newcomm, "newcomm").not_null(rootscomm, "rootscomm");
+  check.intracomm(oldcomm, c).info(info, given, true).not_null(newcomm, "newcomm").not_null(rootscomm, "rootscomm");
   if (!check.ok()) return check.raise();
   comm::SplitRequest request;
   request.kind = comm::SplitKind::HwUnguided;
@@ -286,7 +286,7 @@ extern "C" int PMPIX_Comm_hierarchy_create(MPI_Comm comm, MPI_Info info, int max
   comm::Communicator* c = nullptr;
   runtime::Info* given = nullptr;
   Check check(call, comm);
-  check.comm(comm, c).info(info, given, true).not_null(nlevels, "nlevels");
+  check.intracomm(comm, c).info(info, given, true).not_null(nlevels, "nlevels");
   if (check.ok() && maxlevels < 0) check.fail(MPI_ERR_ARG, "negative maxlevels " + std::to_string(maxlevels));
   if (check.ok() && maxlevels > 0) check.not_null(levelcomms, "levelcomms").not_null(conduitcomms, "conduitcomms");
   int conduit = 0;

@@ -19,7 +19,7 @@ void prepare_send(ApiRequest& r, const Operation& op, transport::SendMode mode) 
   prepare(r, op);
   r.kind = transport::RequestKind::Send;
   r.rank = op.comm->rank;
-  r.peer = r.proc_null ? -1 : op.comm->world_rank(op.rank);
+  r.peer = r.proc_null ? -1 : op.comm->peer_world_rank(op.rank);
   r.mode = mode;
 }
 

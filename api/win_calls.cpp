@@ -27,7 +27,7 @@ extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i
   const runtime::World& world = runtime::state().world;
   comm::Communicator* c = nullptr;
   Check check(call, comm);
-  check.comm(comm, c);  // Strata has no intercommunicators: every valid communicator qualifies
+  check.intracomm(comm, c);  // MPI_Win_allocate_shared needs an intracommunicator
   if (check.ok())
     if (Status s = rma::check_single_node(c->world_ranks, world.node_of_rank); !s.ok())
       check.fail(s.error_class, s.message + "; this process is on " + world.hostname);

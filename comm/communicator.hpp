@@ -33,7 +33,8 @@ struct Communicator {
   uint32_t context = 0;
   int rank = 0;
   int size = 0;
-  std::vector<int> world_ranks;  // communicator rank -> world rank
+  std::vector<int> world_ranks;  // communicator rank -> world rank (an intercommunicator's: the local group)
+  std::vector<int> remote_world_ranks;  // an intercommunicator's remote group; empty for an intracommunicator
   std::string name;
   int errhandler = 0;  // owned by api/: opaque here
   runtime::Info hints;                                     // given at creation or by MPI_Comm_set_info
@@ -47,6 +48,10 @@ struct Communicator {
   std::shared_ptr<coll::CommCache> collectives;
 
   int world_rank(int r) const { return world_ranks[r]; }
+  bool inter() const { return !remote_world_ranks.empty(); }
+  // The ranks point-to-point names: the remote group's in an intercommunicator (MPI-4.0 7.6.1).
+  int peer_count() const { return inter() ? static_cast<int>(remote_world_ranks.size()) : size; }
+  int peer_world_rank(int r) const { return inter() ? remote_world_ranks[r] : world_ranks[r]; }
   int slot() const { return static_cast<int>(context / kContextsPerComm); }
   uint32_t collective_context() const { return context + 1; }
 };

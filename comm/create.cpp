@@ -10,9 +10,7 @@
 #include "runtime/progress.hpp"
 
 namespace strata::comm {
-namespace {
 
-// Agrees on a context slot over the participants of `v` and takes it here.
 Status agree_slot(const View& v, int tag, int& slot) {
   SlotAgreement agreement(v.context, v.rank, *v.world_ranks, tag, SlotAgreement::Offer::Everything, 0);
   runtime::wait_until([&] {
@@ -22,6 +20,8 @@ Status agree_slot(const View& v, int tag, int& slot) {
   slot = agreement.slot();
   return agreement.status();
 }
+
+namespace {
 
 std::unique_ptr<Communicator> make(std::vector<int> world_ranks, int slot, int my_world_rank) {
   auto c = std::make_unique<Communicator>();

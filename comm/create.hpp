@@ -8,6 +8,7 @@
 
 #include "comm/communicator.hpp"
 #include "comm/group.hpp"
+#include "comm/internal_collectives.hpp"
 #include "comm/slot_agreement.hpp"
 
 namespace strata::comm {
@@ -31,5 +32,8 @@ std::unique_ptr<SlotAgreement> start_dup(Communicator& parent, std::unique_ptr<C
 void set_slot(Communicator& c, int slot);
 
 void release(const Communicator& c);  // frees its context slot here (MPI_Comm_free)
+
+// Agrees on a context slot over the participants of `v` (blocking) and takes it here.
+Status agree_slot(const View& v, int tag, int& slot);
 
 }  // namespace strata::comm

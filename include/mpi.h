@@ -358,6 +358,11 @@ STRATA_DECLARE(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultl
 STRATA_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
 STRATA_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 STRATA_DECLARE(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+STRATA_DECLARE(int, Comm_remote_size, (MPI_Comm comm, int *size))
+STRATA_DECLARE(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group))
+STRATA_DECLARE(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                                       int tag, MPI_Comm *newintercomm))
+STRATA_DECLARE(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm))
 STRATA_DECLARE(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
 
 /* Attributes */

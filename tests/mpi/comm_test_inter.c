@@ -1,6 +1,6 @@
-/* MPI_Comm_test_inter (MPI-4.0 7.6.1): Strata has no intercommunicators yet, so every communicator is an
- * intracommunicator: the flag is false for the predefined communicators and for every kind of new communicator
- * (dup, idup, split, split_type, create, create_group). A null communicator is an error (MPI_ERR_COMM).
+/* MPI_Comm_test_inter (MPI-4.0 7.6.1) on intracommunicators: the flag is false for the predefined communicators and
+ * for every kind of new communicator (dup, idup, split, split_type, create, create_group). A null communicator is an
+ * error (MPI_ERR_COMM). Intercommunicators: comm_intercomm.c.
  * Runs on any number of ranks. */
 #include "test_util.h"
 

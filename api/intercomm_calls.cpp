@@ -1,0 +1,87 @@
+// Intercommunicators (MPI-4.0 7.6; comm/intercomm.hpp): MPI_Intercomm_create, MPI_Intercomm_merge, and the queries
+// MPI_Comm_test_inter, MPI_Comm_remote_size, MPI_Comm_remote_group. Point-to-point works on them through the usual
+// calls; collectives and the other constructors refuse them (Check::intracomm).
+#include "api/check.hpp"
+#include "api/comm_inherit.hpp"
+#include "comm/group.hpp"
+#include "comm/intercomm.hpp"
+
+using namespace strata;
+using namespace strata::api;
+
+namespace {
+
+Check& inter_only(Check& check, MPI_Comm handle, comm::Communicator*& c) {
+  if (check.comm(handle, c).ok() && !c->inter())
+    check.fail(MPI_ERR_COMM, describe_comm(handle) + " is not an intercommunicator");
+  return check;
+}
+
+}  // namespace
+
+STRATA_PMPI(Comm_test_inter)
+extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_test_inter", comm);
+  check.comm(comm, c).not_null(flag, "flag");
+  if (!check.ok()) return check.raise();
+  *flag = c->inter();
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_remote_size)
+extern "C" int PMPI_Comm_remote_size(MPI_Comm comm, int* size) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_remote_size", comm);
+  inter_only(check, comm, c).not_null(size, "size");
+  if (!check.ok()) return check.raise();
+  *size = c->peer_count();
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Comm_remote_group)
+extern "C" int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_remote_group", comm);
+  inter_only(check, comm, c).not_null(group, "group");
+  if (!check.ok()) return check.raise();
+  *group = add_group(comm::Group{c->remote_world_ranks});
+  return MPI_SUCCESS;
+}
+
+// peer_comm and remote_leader count at the local leader only (MPI-4.0 7.6.2).
+STRATA_PMPI(Intercomm_create)
+extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                                     int tag, MPI_Comm* newintercomm) {
+  comm::Communicator *local = nullptr, *peer = nullptr;
+  Check check("MPI_Intercomm_create", local_comm);
+  check.intracomm(local_comm, local).not_null(newintercomm, "newintercomm").send_tag(tag);
+  if (check.ok() && (local_leader < 0 || local_leader >= local->size))
+    check.fail(MPI_ERR_RANK, "invalid local_leader " + std::to_string(local_leader) + " (" + describe_comm(local_comm) +
+                                 " has " + std::to_string(local->size) + " ranks)");
+  if (check.ok() && local->rank == local_leader) {
+    check.intracomm(peer_comm, peer);
+    if (check.ok() && (remote_leader < 0 || remote_leader >= peer->size || remote_leader == peer->rank))
+      check.fail(MPI_ERR_RANK, "invalid remote_leader " + std::to_string(remote_leader) + " (" +
+                                   describe_comm(peer_comm) + " has " + std::to_string(peer->size) +
+                                   " ranks; the remote leader is not the local one)");
+  }
+  if (!check.ok()) return check.raise();
+  std::unique_ptr<comm::Communicator> fresh;
+  // Only the leader reads peer: the others pass their local communicator, which the call does not use.
+  if (Status s = comm::create_intercomm(*local, local_leader, peer ? *peer : *local, remote_leader, tag, fresh);
+      !s.ok())
+    return raise("MPI_Intercomm_create", local_comm, s);
+  return publish("MPI_Intercomm_create", local_comm, *local, std::move(fresh), false, newintercomm);
+}
+
+STRATA_PMPI(Intercomm_merge)
+extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Intercomm_merge", intercomm);
+  inter_only(check, intercomm, c).not_null(newintracomm, "newintracomm");
+  if (!check.ok()) return check.raise();
+  std::unique_ptr<comm::Communicator> fresh;
+  if (Status s = comm::merge_intercomm(*c, high != 0, fresh); !s.ok()) return raise("MPI_Intercomm_merge", intercomm, s);
+  return publish("MPI_Intercomm_merge", intercomm, *c, std::move(fresh), false, newintracomm);
+}

@@ -1,0 +1,105 @@
+#include "comm/intercomm.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "comm/create.hpp"
+#include "runtime/progress.hpp"
+#include "runtime/state.hpp"
+
+namespace strata::comm {
+namespace {
+
+constexpr uint32_t kWorldCollectiveContext = 0 * kContextsPerComm + 1;  // MPI_COMM_WORLD holds slot 0
+constexpr int kTagIntercommBase = -(1 << 24);                           // minus the user's tag, below the idup tags
+
+std::vector<int> sorted_union(const std::vector<int>& a, const std::vector<int>& b) {
+  std::vector<int> all(a);
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+int index_in(const std::vector<int>& ranks, int world_rank) {
+  return static_cast<int>(std::find(ranks.begin(), ranks.end(), world_rank) - ranks.begin());
+}
+
+// The leaders swap their groups' world ranks over `peer` (a count, then the ranks, in a buffer of world size + 1).
+std::vector<int> swap_groups(const Communicator& peer, int remote_leader, int tag, const std::vector<int>& mine,
+                             int world_size) {
+  const View v{peer.context, peer.rank, &peer.world_ranks};
+  std::vector<int> out(static_cast<std::size_t>(world_size) + 1), in(out.size());
+  out[0] = static_cast<int>(mine.size());
+  std::copy(mine.begin(), mine.end(), out.begin() + 1);
+  transport::Request send, recv;
+  post_recv(recv, v, remote_leader, in.data(), in.size() * sizeof(int), tag);
+  post_send(send, v, remote_leader, out.data(), out.size() * sizeof(int), tag);
+  runtime::wait_until([&] { return send.complete && recv.complete; });
+  return {in.begin() + 1, in.begin() + 1 + in[0]};
+}
+
+std::unique_ptr<Communicator> make_intercomm(const Communicator& local, std::vector<int> remote, int slot) {
+  auto c = std::make_unique<Communicator>();
+  set_slot(*c, slot);
+  c->rank = local.rank;
+  c->size = local.size;
+  c->world_ranks = local.world_ranks;
+  c->remote_world_ranks = std::move(remote);
+  return c;
+}
+
+}  // namespace
+
+Status create_intercomm(const Communicator& local, int local_leader, const Communicator& peer, int remote_leader,
+                        int tag, std::unique_ptr<Communicator>& out) {
+  const int world_size = runtime::state().world.size;
+  // Every member learns the remote group from its leader: an allgather of fixed-size records over `local`, of
+  // which the leader's counts (creation is rare; the records are a few KiB).
+  std::vector<int> record(static_cast<std::size_t>(world_size) + 1, 0);
+  if (local.rank == local_leader) {
+    const std::vector<int> remote = swap_groups(peer, remote_leader, tag, local.world_ranks, world_size);
+    record[0] = static_cast<int>(remote.size());
+    std::copy(remote.begin(), remote.end(), record.begin() + 1);
+  }
+  std::vector<char> blob(record.size() * sizeof(int));
+  std::memcpy(blob.data(), record.data(), blob.size());
+  const std::vector<char> all =
+      allgather({local.collective_context(), local.rank, &local.world_ranks}, blob, kTagAllgather);
+  std::memcpy(record.data(), all.data() + static_cast<std::size_t>(local_leader) * blob.size(), blob.size());
+  std::vector<int> remote(record.begin() + 1, record.begin() + 1 + record[0]);
+
+  const std::vector<int> everyone = sorted_union(local.world_ranks, remote);
+  const int me = local.world_rank(local.rank);
+  int slot = 0;
+  if (Status s = agree_slot({kWorldCollectiveContext, index_in(everyone, me), &everyone}, kTagIntercommBase - tag, slot);
+      !s.ok())
+    return s;
+  out = make_intercomm(local, std::move(remote), slot);
+  return {};
+}
+
+Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Communicator>& out) {
+  const std::vector<int> everyone = sorted_union(inter.world_ranks, inter.remote_world_ranks);
+  const int me = inter.world_rank(inter.rank);
+  const View v{inter.collective_context(), index_in(everyone, me), &everyone};
+  const std::vector<char> highs = allgather(v, {static_cast<char>(high)}, kTagAllgather);
+  const bool remote_high = highs[static_cast<std::size_t>(index_in(everyone, inter.remote_world_ranks[0]))] != 0;
+  const bool local_first = high != remote_high ? !high
+                                               : *std::min_element(inter.world_ranks.begin(), inter.world_ranks.end()) <
+                                                     *std::min_element(inter.remote_world_ranks.begin(),
+                                                                       inter.remote_world_ranks.end());
+  std::vector<int> members(local_first ? inter.world_ranks : inter.remote_world_ranks);
+  const std::vector<int>& second = local_first ? inter.remote_world_ranks : inter.world_ranks;
+  members.insert(members.end(), second.begin(), second.end());
+  int slot = 0;
+  if (Status s = agree_slot(v, kTagAgree, slot); !s.ok()) return s;
+  auto c = std::make_unique<Communicator>();
+  set_slot(*c, slot);
+  c->size = static_cast<int>(members.size());
+  c->rank = index_in(members, me);
+  c->world_ranks = std::move(members);
+  out = std::move(c);
+  return {};
+}
+
+}  // namespace strata::comm

@@ -1,0 +1,26 @@
+// Intercommunicators (MPI-4.0 7.6): a local and a remote group, disjoint; point-to-point names the remote group's
+// ranks (communicator.hpp: peer_world_rank), and messages match on the sender's rank in its own group, so the
+// transport needs nothing new. Strata makes them with MPI_Intercomm_create and turns them into intracommunicators
+// with MPI_Intercomm_merge; api/ refuses them to collectives and to the other constructors.
+//
+// Every process of a job is in MPI_COMM_WORLD (Strata has no dynamic processes), so the union of the two groups can
+// agree on a context slot as every creator does: Intercomm_create over the world's collective context with an
+// internal tag made from the user's (MPI asks overlapping concurrent calls to use distinct tags), a merge over the
+// intercommunicator's own collective context, which both groups share.
+#pragma once
+#include <memory>
+
+#include "comm/communicator.hpp"
+#include "runtime/status.hpp"
+
+namespace strata::comm {
+
+// Collective over `local` and the remote leader's group. The leaders exchange their groups over `peer` (ranks
+// `local_leader` of `local`, `remote_leader` of `peer`) with the user's `tag`.
+Status create_intercomm(const Communicator& local, int local_leader, const Communicator& peer, int remote_leader,
+                        int tag, std::unique_ptr<Communicator>& out);
+// Collective over both groups of `inter`: the group whose members said `high` = false comes first; if both said
+// the same, the group holding the lowest world rank.
+Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Communicator>& out);
+
+}  // namespace strata::comm
