@@ -38,6 +38,12 @@ Check& Check::intracomm(MPI_Comm handle, comm::Communicator*& out) {
   return *this;
 }
 
+Check& Check::intercomm(MPI_Comm handle, comm::Communicator*& out) {
+  if (comm(handle, out).ok() && !out->inter())
+    fail(MPI_ERR_COMM, describe_comm(handle) + " is not an intercommunicator");
+  return *this;
+}
+
 Check& Check::info(MPI_Info handle, runtime::Info*& out, bool null_allowed) {
   if (!ok()) return *this;
   out = handle == MPI_INFO_NULL ? nullptr : info_of(handle);

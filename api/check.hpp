@@ -24,6 +24,8 @@ class Check {
   Check& comm(MPI_Comm handle, comm::Communicator*& out);
   // The same, refusing an intercommunicator (collectives and constructors other than MPI_Intercomm_merge).
   Check& intracomm(MPI_Comm handle, comm::Communicator*& out);
+  // The same, requiring an intercommunicator (MPI_Comm_remote_size, MPI_Intercomm_merge, ...).
+  Check& intercomm(MPI_Comm handle, comm::Communicator*& out);
   Check& count(int count);
   Check& type(MPI_Datatype handle, const datatype::Datatype*& out);
   Check& type(MPI_Datatype handle, datatype::TypeRef& out);

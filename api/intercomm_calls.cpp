@@ -9,16 +9,6 @@
 using namespace strata;
 using namespace strata::api;
 
-namespace {
-
-Check& inter_only(Check& check, MPI_Comm handle, comm::Communicator*& c) {
-  if (check.comm(handle, c).ok() && !c->inter())
-    check.fail(MPI_ERR_COMM, describe_comm(handle) + " is not an intercommunicator");
-  return check;
-}
-
-}  // namespace
-
 STRATA_PMPI(Comm_test_inter)
 extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   comm::Communicator* c = nullptr;
@@ -33,7 +23,7 @@ STRATA_PMPI(Comm_remote_size)
 extern "C" int PMPI_Comm_remote_size(MPI_Comm comm, int* size) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Comm_remote_size", comm);
-  inter_only(check, comm, c).not_null(size, "size");
+  check.intercomm(comm, c).not_null(size, "size");
   if (!check.ok()) return check.raise();
   *size = c->peer_count();
   return MPI_SUCCESS;
@@ -43,7 +33,7 @@ STRATA_PMPI(Comm_remote_group)
 extern "C" int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Comm_remote_group", comm);
-  inter_only(check, comm, c).not_null(group, "group");
+  check.intercomm(comm, c).not_null(group, "group");
   if (!check.ok()) return check.raise();
   *group = add_group(comm::Group{c->remote_world_ranks});
   return MPI_SUCCESS;
@@ -79,9 +69,10 @@ STRATA_PMPI(Intercomm_merge)
 extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Intercomm_merge", intercomm);
-  inter_only(check, intercomm, c).not_null(newintracomm, "newintracomm");
+  check.intercomm(intercomm, c).not_null(newintracomm, "newintracomm");
   if (!check.ok()) return check.raise();
   std::unique_ptr<comm::Communicator> fresh;
-  if (Status s = comm::merge_intercomm(*c, high != 0, fresh); !s.ok()) return raise("MPI_Intercomm_merge", intercomm, s);
+  if (Status s = comm::merge_intercomm(*c, high != 0, fresh); !s.ok())
+    return raise("MPI_Intercomm_merge", intercomm, s);
   return publish("MPI_Intercomm_merge", intercomm, *c, std::move(fresh), false, newintracomm);
 }

@@ -71,8 +71,7 @@ void write_status(const transport::RecvStatus& s, MPI_Status* status) {
 
 void write_status(const ApiRequest& r, MPI_Status* status) {
   if (r.kind == transport::RequestKind::Send && !r.proc_null) {  // a send's status says only whether it was cancelled
-    write_empty_status(status);
-    if (status != MPI_STATUS_IGNORE) status->strata_cancelled = r.status.cancelled;
+    write_status(transport::RecvStatus{MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, r.status.cancelled}, status);
     return;
   }
   write_status(r.status, status);

@@ -21,8 +21,6 @@ Status agree_slot(const View& v, int tag, int& slot) {
   return agreement.status();
 }
 
-namespace {
-
 std::unique_ptr<Communicator> make(std::vector<int> world_ranks, int slot, int my_world_rank) {
   auto c = std::make_unique<Communicator>();
   set_slot(*c, slot);
@@ -31,6 +29,8 @@ std::unique_ptr<Communicator> make(std::vector<int> world_ranks, int slot, int m
   c->world_ranks = std::move(world_ranks);
   return c;
 }
+
+namespace {
 
 View parent_view(const Communicator& parent) { return {parent.collective_context(), parent.rank, &parent.world_ranks}; }
 

@@ -33,6 +33,8 @@ void set_slot(Communicator& c, int slot);
 
 void release(const Communicator& c);  // frees its context slot here (MPI_Comm_free)
 
+// A communicator of `world_ranks` (in rank order) on context slot `slot`, seen from world rank `my_world_rank`.
+std::unique_ptr<Communicator> make(std::vector<int> world_ranks, int slot, int my_world_rank);
 // Agrees on a context slot over the participants of `v` (blocking) and takes it here.
 Status agree_slot(const View& v, int tag, int& slot);
 

@@ -38,16 +38,6 @@ std::vector<int> swap_groups(const Communicator& peer, int remote_leader, int ta
   return {in.begin() + 1, in.begin() + 1 + in[0]};
 }
 
-std::unique_ptr<Communicator> make_intercomm(const Communicator& local, std::vector<int> remote, int slot) {
-  auto c = std::make_unique<Communicator>();
-  set_slot(*c, slot);
-  c->rank = local.rank;
-  c->size = local.size;
-  c->world_ranks = local.world_ranks;
-  c->remote_world_ranks = std::move(remote);
-  return c;
-}
-
 }  // namespace
 
 Status create_intercomm(const Communicator& local, int local_leader, const Communicator& peer, int remote_leader,
@@ -70,11 +60,11 @@ Status create_intercomm(const Communicator& local, int local_leader, const Commu
 
   const std::vector<int> everyone = sorted_union(local.world_ranks, remote);
   const int me = local.world_rank(local.rank);
+  const View union_view{kWorldCollectiveContext, index_in(everyone, me), &everyone};
   int slot = 0;
-  if (Status s = agree_slot({kWorldCollectiveContext, index_in(everyone, me), &everyone}, kTagIntercommBase - tag, slot);
-      !s.ok())
-    return s;
-  out = make_intercomm(local, std::move(remote), slot);
+  if (Status s = agree_slot(union_view, kTagIntercommBase - tag, slot); !s.ok()) return s;
+  out = make(local.world_ranks, slot, me);
+  out->remote_world_ranks = std::move(remote);
   return {};
 }
 
@@ -93,12 +83,7 @@ Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Com
   members.insert(members.end(), second.begin(), second.end());
   int slot = 0;
   if (Status s = agree_slot(v, kTagAgree, slot); !s.ok()) return s;
-  auto c = std::make_unique<Communicator>();
-  set_slot(*c, slot);
-  c->size = static_cast<int>(members.size());
-  c->rank = index_in(members, me);
-  c->world_ranks = std::move(members);
-  out = std::move(c);
+  out = make(std::move(members), slot, me);
   return {};
 }
 

@@ -563,14 +563,11 @@ void Engine::complete_cancelled(Request* r) {
   complete(r);
 }
 
-bool Engine::cancel(Request* r) {
-  if (r->kind == RequestKind::Send) {
+void Engine::cancel(Request* r) {
+  if (r->kind == RequestKind::Send)
     cancel_send(r);
-    return false;
-  }
-  if (!queues_.remove_posted(r)) return false;
-  complete_cancelled(r);
-  return true;
+  else if (queues_.remove_posted(r))
+    complete_cancelled(r);
 }
 
 // A send waits for its receiver after an Rts or a synchronous Eager: if that header is still in the backlog, nobody

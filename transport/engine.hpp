@@ -34,10 +34,9 @@ class Engine final : public FabricSink {
   // The caller fills r's buffer and envelope (for a send, `peer` is the destination's world rank).
   void start_send(Request* r);
   void start_recv(Request* r);
-  // MPI_Cancel: true when r was a receive not yet matched (it completes as cancelled at once). A send not yet
-  // matched completes as cancelled later, once its receiver's progress has taken it back; one already matched, or
-  // gone out eagerly (complete), completes as usual.
-  bool cancel(Request* r);
+  // MPI_Cancel: a receive not yet matched completes as cancelled at once; a send not yet matched, once its
+  // receiver's progress has taken it back. One already matched, or a send gone out eagerly, completes as usual.
+  void cancel(Request* r);
 
   // Probe: the earliest arrived message `want` accepts.
   bool probe(const Envelope& want, RecvStatus& status);
