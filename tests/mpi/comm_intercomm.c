@@ -97,10 +97,30 @@ int main(int argc, char **argv) {
   /* Calls for intercommunicators on an intracommunicator (MPICH and Open MPI do not check). */
   TEST_EXPECT_ERROR(MPI_Comm_remote_size(local, &n), MPI_ERR_COMM, "MPI_Comm_remote_size");
   TEST_EXPECT_ERROR(MPI_Intercomm_merge(local, 0, &bad), MPI_ERR_COMM, "MPI_Intercomm_merge");
+  MPI_Group none = MPI_GROUP_NULL;
+  TEST_EXPECT_ERROR(MPI_Comm_remote_group(local, &none), MPI_ERR_COMM, "MPI_Comm_remote_group");
+  TEST_EXPECT_ERROR(MPI_Comm_remote_size(inter, NULL), MPI_ERR_ARG, "MPI_Comm_remote_size");
+  TEST_EXPECT_ERROR(MPI_Intercomm_merge(inter, 0, NULL), MPI_ERR_ARG, "MPI_Intercomm_merge");
+  TEST_EXPECT_ERROR(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, world_of(other, 0), 17, NULL), MPI_ERR_ARG,
+                    "MPI_Intercomm_create");
+  TEST_EXPECT_ERROR(MPI_Intercomm_create(inter, 0, MPI_COMM_WORLD, world_of(other, 0), 17, &bad), MPI_ERR_COMM,
+                    "MPI_Intercomm_create");
 #endif
+  /* Errors every member sees alike (a wrong peer_comm or remote_leader is seen by the leader only, and the others
+   * would wait for it, as in MPICH: not tested). */
   TEST_EXPECT_ERROR(MPI_Send(&rank, 1, MPI_INT, theirs, 5, inter), MPI_ERR_RANK, "MPI_Send");
   TEST_EXPECT_ERROR(MPI_Intercomm_create(local, mine, MPI_COMM_WORLD, 0, 17, &bad), MPI_ERR_RANK,
                     "MPI_Intercomm_create");
+  TEST_EXPECT_ERROR(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, world_of(other, 0), -3, &bad), MPI_ERR_TAG,
+                    "MPI_Intercomm_create");
+  CHECK(bad == MPI_COMM_NULL);
+
+  /* Nothing broken: the intercommunicator still carries messages both ways between the leaders. */
+  if (r == 0) {
+    int back = -1;
+    CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, 0, 7, &back, 1, MPI_INT, 0, 7, inter, MPI_STATUS_IGNORE));
+    CHECK(back == world_of(other, 0));
+  }
 
   free(ids);
   free(in_world);
