@@ -30,7 +30,7 @@ Check& check_group(Check& check, MPI_Group group, comm::Group*& out) {
 int dup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm* newcomm) {
   comm::Communicator* c = nullptr;
   Check check(call, comm);
-  check.intracomm(comm, c).not_null(newcomm, "newcomm");
+  check.comm(comm, c).not_null(newcomm, "newcomm");
   runtime::Info* given = nullptr;
   if (with_info) check.info(info, given, true);
   if (!check.ok()) return check.raise();
@@ -96,7 +96,7 @@ STRATA_PMPI(Comm_split)
 extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Comm_split", comm);
-  check.intracomm(comm, c).not_null(newcomm, "newcomm");
+  check.comm(comm, c).not_null(newcomm, "newcomm");
   if (check.ok() && color < 0 && color != MPI_UNDEFINED)
     check.fail(MPI_ERR_ARG, "invalid color " + std::to_string(color) + " (must be >= 0 or MPI_UNDEFINED)");
   if (!check.ok()) return check.raise();
@@ -110,7 +110,7 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
   comm::Communicator* c = nullptr;
   comm::Group* g = nullptr;
   Check check("MPI_Comm_create", comm);
-  check.intracomm(comm, c).not_null(newcomm, "newcomm");
+  check.comm(comm, c).not_null(newcomm, "newcomm");
   check_group(check, group, g);
   if (check.ok() && g)
     for (int w : g->world_ranks)
@@ -121,8 +121,14 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
       }
   if (!check.ok()) return check.raise();
   std::unique_ptr<comm::Communicator> fresh;
-  if (Status s = comm::create_from_members(*c, g ? g->world_ranks : std::vector<int>{}, fresh); !s.ok())
-    return raise("MPI_Comm_create", comm, s);
+  Status s;
+  if (c->inter()) {  // the group names part of the local group; the remote group's part comes from the other side
+    const int rank_in_group = g ? g->rank_of(c->world_rank(c->rank)) : comm::kUndefined;
+    s = comm::create_split(*c, rank_in_group == comm::kUndefined ? comm::kUndefined : 0, rank_in_group, fresh);
+  } else {
+    s = comm::create_from_members(*c, g ? g->world_ranks : std::vector<int>{}, fresh);
+  }
+  if (!s.ok()) return raise("MPI_Comm_create", comm, s);
   return publish("MPI_Comm_create", comm, *c, std::move(fresh), false, newcomm);
 }
 

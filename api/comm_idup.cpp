@@ -107,7 +107,7 @@ STRATA_PMPI(Comm_idup)
 extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Comm_idup", comm);
-  check.intracomm(comm, c).not_null(newcomm, "newcomm").not_null(request, "request");
+  check.comm(comm, c).not_null(newcomm, "newcomm").not_null(request, "request");
   if (!check.ok()) return check.raise();
   PendingIdup p;
   p.parent_slot = c->slot();

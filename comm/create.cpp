@@ -30,6 +30,23 @@ std::unique_ptr<Communicator> make(std::vector<int> world_ranks, int slot, int m
   return c;
 }
 
+View joined_view(const Communicator& c, std::vector<int>& members) {
+  const int me = c.world_rank(c.rank);
+  if (!c.inter()) {
+    members = c.world_ranks;
+    return {c.collective_context(), c.rank, &members};
+  }
+  members = c.world_ranks;
+  members.insert(members.end(), c.remote_world_ranks.begin(), c.remote_world_ranks.end());
+  std::sort(members.begin(), members.end());
+  return {c.collective_context(), joined_index(members, me), &members};
+}
+
+int joined_index(const std::vector<int>& sorted_members, int world_rank) {
+  return static_cast<int>(std::lower_bound(sorted_members.begin(), sorted_members.end(), world_rank) -
+                          sorted_members.begin());
+}
+
 namespace {
 
 View parent_view(const Communicator& parent) { return {parent.collective_context(), parent.rank, &parent.world_ranks}; }
@@ -45,9 +62,11 @@ std::vector<int> split_members(const std::vector<int>& colors, const std::vector
 }
 
 Status create_dup(const Communicator& parent, std::unique_ptr<Communicator>& out) {
+  std::vector<int> joined;
   int slot = 0;
-  if (Status s = agree_slot(parent_view(parent), kTagAgree, slot); !s.ok()) return s;
+  if (Status s = agree_slot(joined_view(parent, joined), kTagAgree, slot); !s.ok()) return s;
   out = make(parent.world_ranks, slot, parent.world_rank(parent.rank));
+  out->remote_world_ranks = parent.remote_world_ranks;
   return {};
 }
 
@@ -55,22 +74,38 @@ Status create_split(const Communicator& parent, int color, int key, std::unique_
   const int mine[2] = {color, key};
   std::vector<char> blob(sizeof mine);
   std::memcpy(blob.data(), mine, sizeof mine);
-  std::vector<char> all = allgather(parent_view(parent), blob, kTagAllgather);
-  std::vector<int> colors(parent.size), keys(parent.size);
-  for (int r = 0; r < parent.size; ++r) {
-    std::memcpy(&colors[r], all.data() + r * sizeof mine, sizeof(int));
-    std::memcpy(&keys[r], all.data() + r * sizeof mine + sizeof(int), sizeof(int));
-  }
+  std::vector<int> joined;
+  const View v = joined_view(parent, joined);
+  const std::vector<char> all = allgather(v, blob, kTagAllgather);
+  // The world ranks of the members of `group` (either side) that chose my color, in split order.
+  const auto part = [&](const std::vector<int>& group) {
+    std::vector<int> colors, keys;
+    for (int r = 0; r < static_cast<int>(group.size()); ++r) {
+      const int at = parent.inter() ? joined_index(joined, group[r]) : r;
+      int chosen[2];
+      std::memcpy(chosen, all.data() + at * sizeof chosen, sizeof chosen);
+      colors.push_back(chosen[0]);
+      keys.push_back(chosen[1]);
+    }
+    std::vector<int> world_ranks;
+    for (int r : split_members(colors, keys, color)) world_ranks.push_back(group[r]);
+    return world_ranks;
+  };
   int slot = 0;  // every part of the split gets the same slot: the parts are disjoint
-  if (Status s = agree_slot(parent_view(parent), kTagAgree, slot); !s.ok()) return s;
-  if (color == kUndefined) {
-    context_pool().release(slot);  // not a member of any part: the slot stays ours to use
+  if (Status s = agree_slot(v, kTagAgree, slot); !s.ok()) return s;
+  std::vector<int> local, remote;
+  if (color != kUndefined) {
+    local = part(parent.world_ranks);
+    if (parent.inter()) remote = part(parent.remote_world_ranks);
+  }
+  // Outside every part, or (intercommunicator) a color the other group did not choose: the slot stays ours.
+  if (color == kUndefined || (parent.inter() && remote.empty())) {
+    context_pool().release(slot);
     out.reset();
     return {};
   }
-  std::vector<int> world_ranks;
-  for (int r : split_members(colors, keys, color)) world_ranks.push_back(parent.world_rank(r));
-  out = make(std::move(world_ranks), slot, parent.world_rank(parent.rank));
+  out = make(std::move(local), slot, parent.world_rank(parent.rank));
+  out->remote_world_ranks = std::move(remote);
   return {};
 }
 
@@ -101,12 +136,15 @@ Status create_from_group(const Communicator& parent, const std::vector<int>& mem
 }
 
 std::unique_ptr<SlotAgreement> start_dup(Communicator& parent, std::unique_ptr<Communicator>& out) {
+  std::vector<int> joined;
+  const View v = joined_view(parent, joined);
   const uint32_t sequence = parent.idups_started++;
   const int tag = kTagIdupBase - static_cast<int>(sequence % (1u << 20));
   // Spread the first words offered by idups of different parents and of successive idups on one parent.
   const int first_word = static_cast<int>((static_cast<uint32_t>(parent.slot()) * 7 + sequence) % kMaskWords);
   out = make(parent.world_ranks, 0, parent.world_rank(parent.rank));
-  return std::make_unique<SlotAgreement>(parent.collective_context(), parent.rank, parent.world_ranks, tag,
+  out->remote_world_ranks = parent.remote_world_ranks;
+  return std::make_unique<SlotAgreement>(v.context, v.rank, std::move(joined), tag,
                                          SlotAgreement::Offer::OneWordPerRound, first_word);
 }
 

@@ -17,6 +17,8 @@ namespace strata::comm {
 // (color, key): sorted by key, ties kept in parent rank order (MPI-4.0 7.4.2).
 std::vector<int> split_members(const std::vector<int>& colors, const std::vector<int>& keys, int color);
 
+// Dup and split take intercommunicators too (MPI-4.0 7.4.2): a split pairs the parts of both groups that chose
+// the same color, and a color only one group chose gives MPI_COMM_NULL.
 Status create_dup(const Communicator& parent, std::unique_ptr<Communicator>& out);
 Status create_split(const Communicator& parent, int color, int key, std::unique_ptr<Communicator>& out);
 // members: world ranks in new-rank order; every rank of parent calls it (MPI_Comm_create).
@@ -35,6 +37,10 @@ void release(const Communicator& c);  // frees its context slot here (MPI_Comm_f
 
 // A communicator of `world_ranks` (in rank order) on context slot `slot`, seen from world rank `my_world_rank`.
 std::unique_ptr<Communicator> make(std::vector<int> world_ranks, int slot, int my_world_rank);
+// Everyone `c` joins, on its collective context: its group in rank order, or for an intercommunicator both groups
+// in world-rank order (the same list on both sides). The view points into `members`.
+View joined_view(const Communicator& c, std::vector<int>& members);
+int joined_index(const std::vector<int>& sorted_members, int world_rank);  // where world_rank is in such a list
 // Agrees on a context slot over the participants of `v` (blocking) and takes it here.
 Status agree_slot(const View& v, int tag, int& slot);
 

@@ -13,17 +13,6 @@ namespace {
 constexpr uint32_t kWorldCollectiveContext = 0 * kContextsPerComm + 1;  // MPI_COMM_WORLD holds slot 0
 constexpr int kTagIntercommBase = -(1 << 24);                           // minus the user's tag, below the idup tags
 
-std::vector<int> sorted_union(const std::vector<int>& a, const std::vector<int>& b) {
-  std::vector<int> all(a);
-  all.insert(all.end(), b.begin(), b.end());
-  std::sort(all.begin(), all.end());
-  return all;
-}
-
-int index_in(const std::vector<int>& ranks, int world_rank) {
-  return static_cast<int>(std::find(ranks.begin(), ranks.end(), world_rank) - ranks.begin());
-}
-
 // The leaders swap their groups' world ranks over `peer` (a count, then the ranks, in a buffer of world size + 1).
 std::vector<int> swap_groups(const Communicator& peer, int remote_leader, int tag, const std::vector<int>& mine,
                              int world_size) {
@@ -58,22 +47,24 @@ Status create_intercomm(const Communicator& local, int local_leader, const Commu
   std::memcpy(record.data(), all.data() + static_cast<std::size_t>(local_leader) * blob.size(), blob.size());
   std::vector<int> remote(record.begin() + 1, record.begin() + 1 + record[0]);
 
-  const std::vector<int> everyone = sorted_union(local.world_ranks, remote);
-  const int me = local.world_rank(local.rank);
-  const View union_view{kWorldCollectiveContext, index_in(everyone, me), &everyone};
+  // The new intercommunicator's joined members, agreeing over the world's collective context.
+  auto made = make(local.world_ranks, 0, local.world_rank(local.rank));
+  made->remote_world_ranks = std::move(remote);
+  std::vector<int> everyone;
+  View v = joined_view(*made, everyone);
+  v.context = kWorldCollectiveContext;
   int slot = 0;
-  if (Status s = agree_slot(union_view, kTagIntercommBase - tag, slot); !s.ok()) return s;
-  out = make(local.world_ranks, slot, me);
-  out->remote_world_ranks = std::move(remote);
+  if (Status s = agree_slot(v, kTagIntercommBase - tag, slot); !s.ok()) return s;
+  set_slot(*made, slot);
+  out = std::move(made);
   return {};
 }
 
 Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Communicator>& out) {
-  const std::vector<int> everyone = sorted_union(inter.world_ranks, inter.remote_world_ranks);
-  const int me = inter.world_rank(inter.rank);
-  const View v{inter.collective_context(), index_in(everyone, me), &everyone};
+  std::vector<int> everyone;
+  const View v = joined_view(inter, everyone);
   const std::vector<char> highs = allgather(v, {static_cast<char>(high)}, kTagAllgather);
-  const bool remote_high = highs[static_cast<std::size_t>(index_in(everyone, inter.remote_world_ranks[0]))] != 0;
+  const bool remote_high = highs[static_cast<std::size_t>(joined_index(everyone, inter.remote_world_ranks[0]))] != 0;
   const bool local_first = high != remote_high ? !high
                                                : *std::min_element(inter.world_ranks.begin(), inter.world_ranks.end()) <
                                                      *std::min_element(inter.remote_world_ranks.begin(),
@@ -83,7 +74,7 @@ Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Com
   members.insert(members.end(), second.begin(), second.end());
   int slot = 0;
   if (Status s = agree_slot(v, kTagAgree, slot); !s.ok()) return s;
-  out = make(std::move(members), slot, me);
+  out = make(std::move(members), slot, inter.world_rank(inter.rank));
   return {};
 }
 

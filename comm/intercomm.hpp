@@ -1,12 +1,12 @@
 // Intercommunicators (MPI-4.0 7.6): a local and a remote group, disjoint; point-to-point names the remote group's
 // ranks (communicator.hpp: peer_world_rank), and messages match on the sender's rank in its own group, so the
 // transport needs nothing new. Strata makes them with MPI_Intercomm_create and turns them into intracommunicators
-// with MPI_Intercomm_merge; api/ refuses them to collectives and to the other constructors.
+// with MPI_Intercomm_merge; create.cpp dups and splits them (MPI_Comm_create is a split there).
 //
 // Every process of a job is in MPI_COMM_WORLD (Strata has no dynamic processes), so the union of the two groups can
 // agree on a context slot as every creator does: Intercomm_create over the world's collective context with an
-// internal tag made from the user's (MPI asks overlapping concurrent calls to use distinct tags), a merge over the
-// intercommunicator's own collective context, which both groups share.
+// internal tag made from the user's (MPI asks overlapping concurrent calls to use distinct tags); a merge, dup or
+// split over the intercommunicator's own collective context, which both groups share (create.hpp: joined_view).
 #pragma once
 #include <memory>
 

@@ -6,7 +6,7 @@
  *    rank in its own group; a 1 MiB exchange between the leaders (rendezvous);
  *  - MPI_Intercomm_merge with the evens low, with the odds low, and with both alike (then the group holding world
  *    rank 0 comes first): the ranks follow that order, and an allreduce on the merge works;
- *  - refused: collectives and other constructors on the intercommunicator, remote queries on an intracommunicator.
+ *  - refused: collectives and MPI_Comm_create_group on the intercommunicator, remote queries on an intracommunicator.
  * Expectations are computed from the world ranks. Needs at least 2 ranks. */
 #include "test_util.h"
 
@@ -90,10 +90,10 @@ int main(int argc, char **argv) {
   MPI_Comm bad = MPI_COMM_NULL;
 #ifdef STRATA
   /* MPI leaves the order open when both groups say the same; Strata puts world rank 0's group first. It offers no
-   * collectives or constructors but the merge on intercommunicators, and says so. */
+   * collectives on intercommunicators yet, and says so; MPI_Comm_create_group is for intracommunicators only. */
   check_merge(inter, 0, 1);
   TEST_EXPECT_ERROR(MPI_Barrier(inter), MPI_ERR_COMM, "MPI_Barrier");
-  TEST_EXPECT_ERROR(MPI_Comm_dup(inter, &bad), MPI_ERR_COMM, "MPI_Comm_dup");
+  TEST_EXPECT_ERROR(MPI_Comm_create_group(inter, MPI_GROUP_EMPTY, 0, &bad), MPI_ERR_COMM, "MPI_Comm_create_group");
   /* Calls for intercommunicators on an intracommunicator (MPICH and Open MPI do not check). */
   TEST_EXPECT_ERROR(MPI_Comm_remote_size(local, &n), MPI_ERR_COMM, "MPI_Comm_remote_size");
   TEST_EXPECT_ERROR(MPI_Intercomm_merge(local, 0, &bad), MPI_ERR_COMM, "MPI_Intercomm_merge");

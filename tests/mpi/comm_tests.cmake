@@ -15,6 +15,7 @@ set(STRATA_COMM_TEST_PROGRAMS
     comm_name
     comm_test_inter
     comm_intercomm
+    comm_intercomm_create
     comm_free_loop
     comm_bad_input
     group_ops
@@ -66,10 +67,12 @@ foreach(program comm_name comm_test_inter comm_bad_input)
   endforeach()
 endforeach()
 strata_mpi_test(comm_test_inter NP 4 NODES node)
-foreach(np 2 3 4 8)
-  strata_mpi_test(comm_intercomm NP ${np})
+foreach(program comm_intercomm comm_intercomm_create)
+  foreach(np 2 3 4 8)
+    strata_mpi_test(${program} NP ${np})
+  endforeach()
+  strata_mpi_test(${program} NP 5 NODES node)
 endforeach()
-strata_mpi_test(comm_intercomm NP 5 NODES node)
 strata_mpi_test(comm_bad_input NP 4 NODES node)
 
 # Context ids under load: the full program (10 000 dup+free, 2 000 alive at once, 12 overlap rounds) on one node and
