@@ -33,8 +33,7 @@ Check& Check::comm(MPI_Comm handle, comm::Communicator*& out) {
 
 Check& Check::intracomm(MPI_Comm handle, comm::Communicator*& out) {
   if (comm(handle, out).ok() && out->inter())
-    fail(MPI_ERR_COMM, describe_comm(handle) + " is an intercommunicator: Strata offers point-to-point, the "
-                       "constructors and the local queries on intercommunicators, not this call");
+    fail(MPI_ERR_COMM, describe_comm(handle) + " is an intercommunicator; this call takes an intracommunicator");
   return *this;
 }
 

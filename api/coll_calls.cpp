@@ -36,7 +36,7 @@ int run(const char* call, MPI_Comm comm, Operation op, MPI_Request* request, boo
         const coll::CallKey& key, Prepare&& prepare) {
   Check check(call, comm);
   comm::Communicator* c = nullptr;
-  check.intracomm(comm, c);
+  collective_comm(check, comm, op, c);
   if (nonblocking) check.not_null(request, "request");
   if (!check.ok()) return check.raise();
   if (c->collectives)

@@ -16,7 +16,7 @@ int run_init(const char* call, MPI_Comm comm, Operation op, MPI_Info info, MPI_R
   Check check(call, comm);
   comm::Communicator* c = nullptr;
   runtime::Info* hints = nullptr;
-  check.intracomm(comm, c).info(info, hints, true).not_null(request, "request");
+  collective_comm(check, comm, op, c).info(info, hints, true).not_null(request, "request");
   if (!check.ok()) return check.raise();
   Args a;
   prepare(check, *c, a);

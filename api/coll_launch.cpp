@@ -10,8 +10,17 @@
 
 namespace strata::api {
 
+Check& collective_comm(Check& check, MPI_Comm handle, coll::Operation op, comm::Communicator*& out) {
+  if (op == coll::Operation::kScan || op == coll::Operation::kExscan) return check.intracomm(handle, out);
+  return check.comm(handle, out);
+}
+
 Check& root(Check& check, int root, const comm::Communicator& c) {
-  if (check.ok() && (root < 0 || root >= c.size))
+  if (check.ok() && c.inter() && root != MPI_ROOT && root != MPI_PROC_NULL && (root < 0 || root >= c.peer_count()))
+    return check.fail(MPI_ERR_ROOT, "invalid root " + std::to_string(root) + " (on an intercommunicator: MPI_ROOT, "
+                                    "MPI_PROC_NULL or a rank of the remote group, which has " +
+                                    std::to_string(c.peer_count()) + ")");
+  if (check.ok() && !c.inter() && (root < 0 || root >= c.size))
     check.fail(MPI_ERR_ROOT, "invalid root " + std::to_string(root) + " (the communicator has " +
                                  std::to_string(c.size) + " ranks)");
   return check;
@@ -125,11 +134,30 @@ enum class NodeMemory {
   kPersistent,  // a persistent init: its slot is its index among the communicator's persistent collectives
 };
 
+// An intercommunicator's collective: ranks in the space of both groups (coll/args.hpp: inter), the root translated
+// there; no node memory, hierarchy or forced algorithm (coll/algorithms/intercomm.cpp has the only ones).
+Status complete_inter_args(comm::Communicator& c, coll::Args& args, const std::string*& forced) {
+  static const std::string automatic;
+  const bool local_first = coll::inter_local_first(c);
+  args.inter = true;
+  args.local_size = c.size;
+  args.remote_size = c.peer_count();
+  args.local_base = local_first ? 0 : args.remote_size;
+  args.remote_base = local_first ? args.local_size : 0;
+  args.rank = args.local_base + c.rank;
+  args.size = args.local_size + args.remote_size;
+  args.root = args.root == MPI_ROOT ? args.rank : args.root == MPI_PROC_NULL ? -1 : args.remote_base + args.root;
+  if (!c.collectives) c.collectives = std::make_shared<coll::CommCache>();
+  forced = &automatic;
+  return Status::success();
+}
+
 // Completes `args` for a collective on `c` (its rank, size, requested G, node shared memory and, where a
 // topology-aware algorithm may run, hierarchy) and sets `forced` to the algorithm forced for it (see
 // forced_algorithm).
 Status complete_args(comm::Communicator& c, coll::Operation op, coll::Args& args, const runtime::Info* info,
                      const std::string*& forced, NodeMemory memory) {
+  if (c.inter()) return complete_inter_args(c, args, forced);
   args.rank = c.rank;
   args.size = c.size;
   const std::string* groups = info ? info->get(coll::kGroupsInfoKey) : nullptr;

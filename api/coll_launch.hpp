@@ -7,6 +7,10 @@
 
 namespace strata::api {
 
+// The communicator of a collective: an intracommunicator, or an intercommunicator but for scan and exscan, which
+// MPI-4.0 6.11 defines on intracommunicators only.
+Check& collective_comm(Check& check, MPI_Comm handle, coll::Operation op, comm::Communicator*& out);
+// A rank of an intracommunicator; on an intercommunicator MPI_ROOT, MPI_PROC_NULL or a rank of the remote group.
 Check& root(Check& check, int root, const comm::Communicator& c);
 // A committed type, a count >= 0 and a buffer for them (MPI_IN_PLACE is checked by the callers).
 Check& data(Check& check, const void* buf, int count, MPI_Datatype type, datatype::TypeRef& out);

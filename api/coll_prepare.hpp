@@ -15,6 +15,13 @@ using coll::Args;
 
 inline bool in_place(const void* buf) { return buf == MPI_IN_PLACE; }
 
+// Rooted collectives: whether this rank gives the root's side (the root of an intracommunicator, MPI_ROOT on an
+// intercommunicator), and whether it takes part from the other side (any other rank of an intracommunicator, a rank
+// naming the remote root on an intercommunicator; MPI_PROC_NULL there takes no part). MPI_IN_PLACE is for
+// intracommunicators only.
+inline bool root_side(const comm::Communicator& c, int root) { return c.inter() ? root == MPI_ROOT : c.rank == root; }
+inline bool other_side(const comm::Communicator& c, int root) { return c.inter() ? root >= 0 : c.rank != root; }
+
 inline Check& not_in_place(Check& check, const void* buf, const char* what) {
   if (check.ok() && in_place(buf)) check.fail(MPI_ERR_BUFFER, std::string(what) + " cannot be MPI_IN_PLACE here");
   return check;
@@ -43,7 +50,7 @@ inline Check& recv_side(Check& check, void* buf, int count, MPI_Datatype type, A
 // The receive side of the v variants: a count and a displacement per rank (read here, before the call returns).
 inline Check& recv_side_v(Check& check, void* buf, const int* counts_in, const int* displs, MPI_Datatype type,
                    const comm::Communicator& c, Args& a) {
-  counts(check, counts_in, displs, c.size, a.recvcounts, &a.rdispls, "recvcounts");
+  counts(check, counts_in, displs, c.peer_count(), a.recvcounts, &a.rdispls, "recvcounts");
   not_in_place(check, buf, "recvbuf");
   a.recvbuf = buf;
   return check.type(type, a.recvtype).committed(type);
@@ -83,8 +90,8 @@ inline auto gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   return [=](Check& check, comm::Communicator& c, Args& a) {
     root(check, r, c);
     a.root = r;
-    const bool at_root = c.rank == r;
-    send_side(check, sendbuf, sendcount, sendtype, at_root, a);
+    const bool at_root = root_side(c, r);
+    if (!c.inter() || other_side(c, r)) send_side(check, sendbuf, sendcount, sendtype, !c.inter() && at_root, a);
     if (!at_root || !check.ok()) return;
     if (v)
       recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
@@ -98,17 +105,17 @@ inline auto scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, c
   return [=](Check& check, comm::Communicator& c, Args& a) {
     root(check, r, c);
     a.root = r;
-    const bool at_root = c.rank == r;
-    if (at_root && in_place(recvbuf)) {
+    const bool at_root = root_side(c, r);
+    if (at_root && !c.inter() && in_place(recvbuf)) {
       a.in_place = true;
-    } else {
+    } else if (other_side(c, r) || !c.inter()) {  // the root of an intercommunicator receives nothing
       recv_side(check, recvbuf, recvcount, recvtype, a);
     }
     if (!at_root || !check.ok()) return;
     not_in_place(check, sendbuf, "sendbuf");
     a.sendbuf = sendbuf;
     if (v) {
-      counts(check, sendcounts, displs, c.size, a.sendcounts, &a.sdispls, "sendcounts");
+      counts(check, sendcounts, displs, c.peer_count(), a.sendcounts, &a.sdispls, "sendcounts");
       check.type(sendtype, a.sendtype).committed(sendtype);
     } else {
       a.sendcount = static_cast<std::size_t>(sendcount > 0 ? sendcount : 0);
@@ -120,7 +127,7 @@ inline auto scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, c
 inline auto allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                       MPI_Datatype recvtype, const int* recvcounts, const int* displs, bool v) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
-    send_side(check, sendbuf, sendcount, sendtype, true, a);
+    send_side(check, sendbuf, sendcount, sendtype, !c.inter(), a);
     if (v)
       recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
     else
@@ -130,8 +137,8 @@ inline auto allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
 
 inline auto alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                      MPI_Datatype recvtype) {
-  return [=](Check& check, comm::Communicator&, Args& a) {
-    send_side(check, sendbuf, sendcount, sendtype, true, a);
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    send_side(check, sendbuf, sendcount, sendtype, !c.inter(), a);
     recv_side(check, recvbuf, recvcount, recvtype, a);
   };
 }
@@ -140,10 +147,11 @@ inline auto alltoallv(const void* sendbuf, const int* sendcounts, const int* sdi
                       void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     if (in_place(sendbuf)) {
+      if (c.inter()) not_in_place(check, sendbuf, "sendbuf");
       a.in_place = true;
     } else {
       a.sendbuf = sendbuf;
-      counts(check, sendcounts, sdispls, c.size, a.sendcounts, &a.sdispls, "sendcounts");
+      counts(check, sendcounts, sdispls, c.peer_count(), a.sendcounts, &a.sdispls, "sendcounts");
       check.type(sendtype, a.sendtype).committed(sendtype);
     }
     recv_side_v(check, recvbuf, recvcounts, rdispls, recvtype, c, a);
@@ -164,16 +172,17 @@ inline auto alltoallw(const void* sendbuf, const int* sendcounts, const int* sdi
                       void* recvbuf, const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     if (in_place(sendbuf)) {
+      if (c.inter()) not_in_place(check, sendbuf, "sendbuf");
       a.in_place = true;
     } else {
       a.sendbuf = sendbuf;
-      counts(check, sendcounts, sdispls, c.size, a.sendcounts, &a.sdispls, "sendcounts");
-      types(check, sendtypes, c.size, a.sendtypes, "sendtypes");
+      counts(check, sendcounts, sdispls, c.peer_count(), a.sendcounts, &a.sdispls, "sendcounts");
+      types(check, sendtypes, c.peer_count(), a.sendtypes, "sendtypes");
     }
     not_in_place(check, recvbuf, "recvbuf");
     a.recvbuf = recvbuf;
-    counts(check, recvcounts, rdispls, c.size, a.recvcounts, &a.rdispls, "recvcounts");
-    types(check, recvtypes, c.size, a.recvtypes, "recvtypes");
+    counts(check, recvcounts, rdispls, c.peer_count(), a.recvcounts, &a.rdispls, "recvcounts");
+    types(check, recvtypes, c.peer_count(), a.recvtypes, "recvtypes");
   };
 }
 
@@ -181,14 +190,21 @@ inline auto reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
   return [=](Check& check, comm::Communicator& c, Args& a) {
     root(check, r, c);
     a.root = r;
-    reduce_sides(check, sendbuf, recvbuf, count, type, op, c.rank == r, c.rank == r, a);
+    if (!c.inter()) {
+      reduce_sides(check, sendbuf, recvbuf, count, type, op, c.rank == r, c.rank == r, a);
+    } else if (r == MPI_ROOT) {  // receives only: recvbuf stands for both sides in the checks
+      reduce_sides(check, recvbuf, recvbuf, count, type, op, false, true, a);
+      a.sendbuf = nullptr;
+    } else if (r != MPI_PROC_NULL) {
+      reduce_sides(check, sendbuf, recvbuf, count, type, op, false, false, a);
+    }
   };
 }
 
 // Allreduce, Scan and Exscan: everyone sends and receives `count` elements.
 inline auto everyone_reduces(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op) {
-  return [=](Check& check, comm::Communicator&, Args& a) {
-    reduce_sides(check, sendbuf, recvbuf, count, type, op, true, true, a);
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    reduce_sides(check, sendbuf, recvbuf, count, type, op, !c.inter(), true, a);
   };
 }
 
@@ -197,7 +213,7 @@ inline auto reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcou
     // Everyone contributes size x recvcount elements; the input is recvbuf's when in place.
     const long long total = static_cast<long long>(recvcount) * c.size;
     if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "recvcount x size exceeds an int");
-    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, true, true, a);
+    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, !c.inter(), true, a);
     a.recvcount = static_cast<std::size_t>(recvcount > 0 ? recvcount : 0);
     a.sendcount = a.recvcount * static_cast<std::size_t>(c.size);
   };
@@ -209,7 +225,7 @@ inline auto reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvco
     long long total = 0;
     for (int n : a.recvcounts) total += n;
     if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "the sum of recvcounts exceeds an int");
-    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, true, true, a);
+    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, !c.inter(), true, a);
     a.sendcount = static_cast<std::size_t>(total);
     a.recvcount = c.rank < static_cast<int>(a.recvcounts.size()) ? static_cast<std::size_t>(a.recvcounts[c.rank]) : 0;
   };

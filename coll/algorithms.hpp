@@ -51,6 +51,10 @@ std::span<const Algorithm> distance_aware_algorithms();
 // reduction paper), Args::groups.
 std::span<const Algorithm> grouped_algorithms();
 
+// The one algorithm for the operation on an intercommunicator (Args::inter), outside the registry: nothing else
+// applies there, and it applies nowhere else.
+const Algorithm& intercomm_algorithm(Operation op);
+
 // Every algorithm registered for the operation, in registry order.
 std::vector<const Algorithm*> algorithms_for(Operation op);
 

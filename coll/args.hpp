@@ -52,6 +52,13 @@ struct Args {
   bool node_memory = false;
   bool shared_memory = false;
 
+  // An intercommunicator's collective (algorithms/intercomm.cpp): both groups as one space of ranks, the group
+  // holding the lowest world rank first so that both sides number it alike. `rank` and `size` are in that space,
+  // my group is [local_base, local_base + local_size), and `root` is the root's place in it, or -1 for the root's
+  // group but the root (MPI_PROC_NULL).
+  bool inter = false;
+  int local_base = 0, local_size = 0, remote_base = 0, remote_size = 0;
+
   // The communicator's hardware hierarchy as seen by this rank (hierarchy.hpp), for the topology-aware algorithms;
   // null when the caller did not look it up. The same for every call on one communicator.
   std::shared_ptr<const Hierarchy> hierarchy;
@@ -65,7 +72,8 @@ struct Args {
     auto scalars = [](const Args& a) {
       return std::tie(a.rank, a.size, a.root, a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype,
                       a.in_place, a.send_area, a.recv_area, a.op, a.op_ref, a.type_handle, a.segment_bytes, a.radix,
-                      a.groups, a.tag_limit, a.node_memory, a.shared_memory, a.hierarchy);
+                      a.groups, a.tag_limit, a.node_memory, a.shared_memory, a.hierarchy, a.inter,
+                      a.local_base, a.local_size, a.remote_base, a.remote_size);
     };
     return scalars(x) == scalars(y) && x.sendcounts == y.sendcounts && x.sdispls == y.sdispls &&
            x.recvcounts == y.recvcounts && x.rdispls == y.rdispls && x.sendtypes == y.sendtypes &&

@@ -15,12 +15,24 @@ constexpr std::size_t kMaxKeptScratch = std::size_t{16} << 20;
 }  // namespace
 
 Channel channel_of(const comm::Communicator& c) {
+  if (c.inter()) {  // both groups, the one holding the lowest world rank first (args.hpp: inter)
+    const bool local_first = inter_local_first(c);
+    std::vector<int> both(local_first ? c.world_ranks : c.remote_world_ranks);
+    const std::vector<int>& second = local_first ? c.remote_world_ranks : c.world_ranks;
+    both.insert(both.end(), second.begin(), second.end());
+    return {c.collective_context(), local_first ? c.rank : c.peer_count() + c.rank, std::move(both), nullptr, nullptr};
+  }
   Channel channel{c.collective_context(), c.rank, c.world_ranks, nullptr, nullptr};
   if (c.collectives) {
     channel.node = c.collectives->node_memory();
     channel.node_index = c.collectives->node_index();
   }
   return channel;
+}
+
+bool inter_local_first(const comm::Communicator& c) {
+  return *std::min_element(c.world_ranks.begin(), c.world_ranks.end()) <
+         *std::min_element(c.remote_world_ranks.begin(), c.remote_world_ranks.end());
 }
 
 bool CommCache::spans_nodes(const comm::Communicator& c) {

@@ -27,8 +27,10 @@ namespace strata::coll {
 using CallKey = std::array<std::uintptr_t, 8>;
 inline constexpr CallKey kNoKey{};
 
-// The channel a collective on `c` runs over: its collective context, rank, world ranks and node segment.
+// The channel a collective on `c` runs over: its collective context, rank, world ranks and node segment. On an
+// intercommunicator, both groups (args.hpp: inter), the local one first if inter_local_first(c).
 Channel channel_of(const comm::Communicator& c);
+bool inter_local_first(const comm::Communicator& c);
 
 class CommCache {
  public:

@@ -466,6 +466,11 @@ namespace {
 
 Status choose_algorithm(Operation op, const Args& args, const std::string& forced, Choice& out) {
   out = Choice{};
+  if (args.inter) {  // names for intracommunicators do not apply
+    out.algorithm = &intercomm_algorithm(op);
+    out.reason = "intercommunicator";
+    return Status::success();
+  }
   const std::string& env = environment_choice(op);
   Status s;
   if (!forced.empty()) {

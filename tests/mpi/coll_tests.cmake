@@ -15,10 +15,17 @@ set(STRATA_COLL_TEST_PROGRAMS
     coll_persistent
     coll_persistent_alloc
     coll_query
-    coll_node_memory)
+    coll_node_memory
+    coll_intercomm)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
 add_dependencies(mpi_tests coll_tests)
+
+# ---- On an intercommunicator: evens and odds; odd rank counts make the groups unequal ---------------------------
+foreach(np 2 3 4 5 8)
+  strata_mpi_test(coll_intercomm NP ${np})
+endforeach()
+strata_mpi_test(coll_intercomm NP 5 NODES node)
 
 # ---- Every blocking collective ---------------------------------------------------------------------------------
 # Sizes 1, primes and powers of two; on two simulated nodes with slot mapping (blocks of ranks per node) and
