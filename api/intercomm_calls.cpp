@@ -1,6 +1,6 @@
 // Intercommunicators (MPI-4.0 7.6; comm/intercomm.hpp): MPI_Intercomm_create, MPI_Intercomm_merge, and the queries
 // MPI_Comm_test_inter, MPI_Comm_remote_size, MPI_Comm_remote_group. Point-to-point works on them through the usual
-// calls; collectives and the other constructors refuse them (Check::intracomm).
+// calls, and so do collectives and the constructors.
 #include "api/check.hpp"
 #include "api/comm_inherit.hpp"
 #include "comm/group.hpp"
@@ -39,7 +39,9 @@ extern "C" int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
   return MPI_SUCCESS;
 }
 
-// peer_comm and remote_leader count at the local leader only (MPI-4.0 7.6.2).
+// peer_comm and remote_leader count at the local leader only (MPI-4.0 7.6.2). If they are wrong, the leader still
+// takes part in the local exchange, so every member of local_comm gets the error (the remote group, whose leader
+// then waits for ours, cannot be told: nothing connects the two groups yet).
 STRATA_PMPI(Intercomm_create)
 extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
                                      int tag, MPI_Comm* newintercomm) {
@@ -49,19 +51,20 @@ extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_
   if (check.ok() && (local_leader < 0 || local_leader >= local->size))
     check.fail(MPI_ERR_RANK, "invalid local_leader " + std::to_string(local_leader) + " (" + describe_comm(local_comm) +
                                  " has " + std::to_string(local->size) + " ranks)");
-  if (check.ok() && local->rank == local_leader) {
-    check.intracomm(peer_comm, peer);
-    if (check.ok() && (remote_leader < 0 || remote_leader >= peer->size || remote_leader == peer->rank))
-      check.fail(MPI_ERR_RANK, "invalid remote_leader " + std::to_string(remote_leader) + " (" +
-                                   describe_comm(peer_comm) + " has " + std::to_string(peer->size) +
-                                   " ranks; the remote leader is not the local one)");
-  }
   if (!check.ok()) return check.raise();
+  Check at_leader("MPI_Intercomm_create", local_comm);
+  if (local->rank == local_leader) {
+    at_leader.intracomm(peer_comm, peer);
+    if (at_leader.ok() && (remote_leader < 0 || remote_leader >= peer->size || remote_leader == peer->rank))
+      at_leader.fail(MPI_ERR_RANK, "invalid remote_leader " + std::to_string(remote_leader) + " (" +
+                                       describe_comm(peer_comm) + " has " + std::to_string(peer->size) +
+                                       " ranks; the remote leader is not the local one)");
+  }
   std::unique_ptr<comm::Communicator> fresh;
-  // Only the leader reads peer: the others pass their local communicator, which the call does not use.
-  if (Status s = comm::create_intercomm(*local, local_leader, peer ? *peer : *local, remote_leader, tag, fresh);
-      !s.ok())
-    return raise("MPI_Intercomm_create", local_comm, s);
+  Status s = comm::create_intercomm(*local, local_leader, at_leader.ok() ? peer : nullptr, remote_leader, tag,
+                                    at_leader.status().error_class, fresh);
+  if (!at_leader.ok()) return at_leader.raise();
+  if (!s.ok()) return raise("MPI_Intercomm_create", local_comm, s);
   return publish("MPI_Intercomm_create", local_comm, *local, std::move(fresh), false, newintercomm);
 }
 

@@ -29,14 +29,17 @@ std::vector<int> swap_groups(const Communicator& peer, int remote_leader, int ta
 
 }  // namespace
 
-Status create_intercomm(const Communicator& local, int local_leader, const Communicator& peer, int remote_leader,
-                        int tag, std::unique_ptr<Communicator>& out) {
+Status create_intercomm(const Communicator& local, int local_leader, const Communicator* peer, int remote_leader,
+                        int tag, int leader_error, std::unique_ptr<Communicator>& out) {
   const int world_size = runtime::state().world.size;
   // Every member learns the remote group from its leader: an allgather of fixed-size records over `local`, of
-  // which the leader's counts (creation is rare; the records are a few KiB).
+  // which the leader's counts (creation is rare; the records are a few KiB). Its first word is the remote group's
+  // size, or minus the leader's error class.
   std::vector<int> record(static_cast<std::size_t>(world_size) + 1, 0);
-  if (local.rank == local_leader) {
-    const std::vector<int> remote = swap_groups(peer, remote_leader, tag, local.world_ranks, world_size);
+  if (local.rank == local_leader && peer == nullptr) {
+    record[0] = -leader_error;
+  } else if (local.rank == local_leader) {
+    const std::vector<int> remote = swap_groups(*peer, remote_leader, tag, local.world_ranks, world_size);
     record[0] = static_cast<int>(remote.size());
     std::copy(remote.begin(), remote.end(), record.begin() + 1);
   }
@@ -45,6 +48,9 @@ Status create_intercomm(const Communicator& local, int local_leader, const Commu
   const std::vector<char> all =
       allgather({local.collective_context(), local.rank, &local.world_ranks}, blob, kTagAllgather);
   std::memcpy(record.data(), all.data() + static_cast<std::size_t>(local_leader) * blob.size(), blob.size());
+  if (record[0] < 0)
+    return strata::error(-record[0], "the local leader (rank " + std::to_string(local_leader) +
+                                         ") was given an invalid peer_comm or remote_leader");
   std::vector<int> remote(record.begin() + 1, record.begin() + 1 + record[0]);
 
   // The new intercommunicator's joined members, agreeing over the world's collective context.

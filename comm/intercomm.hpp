@@ -16,9 +16,11 @@
 namespace strata::comm {
 
 // Collective over `local` and the remote leader's group. The leaders exchange their groups over `peer` (ranks
-// `local_leader` of `local`, `remote_leader` of `peer`) with the user's `tag`.
-Status create_intercomm(const Communicator& local, int local_leader, const Communicator& peer, int remote_leader,
-                        int tag, std::unique_ptr<Communicator>& out);
+// `local_leader` of `local`, `remote_leader` of `peer`) with the user's `tag`; `peer` is read at the leader only.
+// A leader whose arguments were wrong passes peer = nullptr and its error class, and every member of `local`
+// returns an error of that class.
+Status create_intercomm(const Communicator& local, int local_leader, const Communicator* peer, int remote_leader,
+                        int tag, int leader_error, std::unique_ptr<Communicator>& out);
 // Collective over both groups of `inter`: the group whose members said `high` = false comes first; if both said
 // the same, the group holding the lowest world rank.
 Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Communicator>& out);

@@ -6,7 +6,7 @@
  *    rank in its own group; a 1 MiB exchange between the leaders (rendezvous);
  *  - MPI_Intercomm_merge with the evens low, with the odds low, and with both alike (then the group holding world
  *    rank 0 comes first): the ranks follow that order, and an allreduce on the merge works;
- *  - refused: collectives and MPI_Comm_create_group on the intercommunicator, remote queries on an intracommunicator.
+ *  - refused: scan and MPI_Comm_create_group on the intercommunicator, remote queries on an intracommunicator.
  * Expectations are computed from the world ranks. Needs at least 2 ranks. */
 #include "test_util.h"
 
@@ -89,10 +89,10 @@ int main(int argc, char **argv) {
   check_merge(inter, other, 0); /* odds low */
   MPI_Comm bad = MPI_COMM_NULL;
 #ifdef STRATA
-  /* MPI leaves the order open when both groups say the same; Strata puts world rank 0's group first. It offers no
-   * collectives on intercommunicators yet, and says so; MPI_Comm_create_group is for intracommunicators only. */
+  /* MPI leaves the order open when both groups say the same; Strata puts world rank 0's group first. Scan and
+   * MPI_Comm_create_group are for intracommunicators only. */
   check_merge(inter, 0, 1);
-  TEST_EXPECT_ERROR(MPI_Barrier(inter), MPI_ERR_COMM, "MPI_Barrier");
+  TEST_EXPECT_ERROR(MPI_Scan(&rank, &n, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_COMM, "MPI_Scan");
   TEST_EXPECT_ERROR(MPI_Comm_create_group(inter, MPI_GROUP_EMPTY, 0, &bad), MPI_ERR_COMM, "MPI_Comm_create_group");
   /* Calls for intercommunicators on an intracommunicator (MPICH and Open MPI do not check). */
   TEST_EXPECT_ERROR(MPI_Comm_remote_size(local, &n), MPI_ERR_COMM, "MPI_Comm_remote_size");
@@ -106,13 +106,20 @@ int main(int argc, char **argv) {
   TEST_EXPECT_ERROR(MPI_Intercomm_create(inter, 0, MPI_COMM_WORLD, world_of(other, 0), 17, &bad), MPI_ERR_COMM,
                     "MPI_Intercomm_create");
 #endif
-  /* Errors every member sees alike (a wrong peer_comm or remote_leader is seen by the leader only, and the others
-   * would wait for it, as in MPICH: not tested). */
+  /* Errors every member sees alike. */
   TEST_EXPECT_ERROR(MPI_Send(&rank, 1, MPI_INT, theirs, 5, inter), MPI_ERR_RANK, "MPI_Send");
   TEST_EXPECT_ERROR(MPI_Intercomm_create(local, mine, MPI_COMM_WORLD, 0, 17, &bad), MPI_ERR_RANK,
                     "MPI_Intercomm_create");
   TEST_EXPECT_ERROR(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, world_of(other, 0), -3, &bad), MPI_ERR_TAG,
                     "MPI_Intercomm_create");
+#ifdef STRATA
+  /* peer_comm and remote_leader count at the leaders only; when both leaders' are wrong, every member of both groups
+   * returns the error (MPICH and Open MPI return it at the leaders only, and the others wait). */
+  TEST_EXPECT_ERROR(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, r == 0 ? size : 0, 17, &bad), MPI_ERR_RANK,
+                    "MPI_Intercomm_create");
+  TEST_EXPECT_ERROR(MPI_Intercomm_create(local, 0, r == 0 ? MPI_COMM_NULL : MPI_COMM_WORLD, 0, 17, &bad),
+                    MPI_ERR_COMM, "MPI_Intercomm_create");
+#endif
   CHECK(bad == MPI_COMM_NULL);
 
   /* Nothing broken: the intercommunicator still carries messages both ways between the leaders. */
