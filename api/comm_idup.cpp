@@ -103,16 +103,21 @@ bool defer_slot_release(int slot) {
 
 }  // namespace strata::api
 
-STRATA_PMPI(Comm_idup)
-extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+namespace {
+
+// MPI_Comm_idup, and with `with_info` MPI_Comm_idup_with_info, whose hints replace the parent's.
+int idup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm* newcomm, MPI_Request* request) {
   comm::Communicator* c = nullptr;
-  Check check("MPI_Comm_idup", comm);
+  Check check(call, comm);
   check.comm(comm, c).not_null(newcomm, "newcomm").not_null(request, "request");
+  runtime::Info* given = nullptr;
+  if (with_info) check.info(info, given, true);
   if (!check.ok()) return check.raise();
   PendingIdup p;
   p.parent_slot = c->slot();
   p.agreement = comm::start_dup(*c, p.fresh);
-  const int rc = inherit("MPI_Comm_idup", comm, *c, *p.fresh, true);
+  const int rc = inherit(call, comm, *c, *p.fresh, true);
+  if (with_info) p.fresh->hints = given ? given->dup() : runtime::Info{};
   if (rc != MPI_SUCCESS) {
     p.fresh.reset();
     *request = MPI_REQUEST_NULL;
@@ -130,4 +135,16 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
   pending().push_back(std::move(p));
   poll_pending(nullptr);  // a single member, or messages already here, complete it at once
   return rc;
+}
+
+}  // namespace
+
+STRATA_PMPI(Comm_idup)
+extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  return idup("MPI_Comm_idup", comm, MPI_INFO_NULL, false, newcomm, request);
+}
+
+STRATA_PMPI(Comm_idup_with_info)
+extern "C" int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm, MPI_Request* request) {
+  return idup("MPI_Comm_idup_with_info", comm, info, true, newcomm, request);
 }

@@ -1,8 +1,11 @@
-// Intercommunicators (MPI-4.0 7.6; comm/intercomm.hpp): MPI_Intercomm_create, MPI_Intercomm_merge, and the queries
+// Intercommunicators (MPI-4.0 7.6; comm/intercomm.hpp): MPI_Intercomm_create, MPI_Intercomm_create_from_groups,
+// MPI_Intercomm_merge, and the queries
 // MPI_Comm_test_inter, MPI_Comm_remote_size, MPI_Comm_remote_group. Point-to-point works on them through the usual
 // calls, and so do collectives and the constructors.
 #include "api/check.hpp"
 #include "api/comm_inherit.hpp"
+#include "api/errors.hpp"
+#include "runtime/state.hpp"
 #include "comm/group.hpp"
 #include "comm/intercomm.hpp"
 
@@ -66,6 +69,53 @@ extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_
   if (!at_leader.ok()) return at_leader.raise();
   if (!s.ok()) return raise("MPI_Intercomm_create", local_comm, s);
   return publish("MPI_Intercomm_create", local_comm, *local, std::move(fresh), false, newintercomm);
+}
+
+// Both groups are given to every member, so nothing goes through a peer communicator; errors in the arguments go to
+// MPI_COMM_SELF's handler (there is no communicator yet), and `errhandler` is the new intercommunicator's.
+STRATA_PMPI(Intercomm_create_from_groups)
+extern "C" int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group,
+                                                 int remote_leader, const char* stringtag, MPI_Info info,
+                                                 MPI_Errhandler errhandler, MPI_Comm* newintercomm) {
+  static constexpr const char* kCall = "MPI_Intercomm_create_from_groups";
+  Check check(kCall, MPI_COMM_NULL);
+  comm::Group* groups[2] = {nullptr, nullptr};
+  const MPI_Group handles[2] = {local_group, remote_group};
+  const int leaders[2] = {local_leader, remote_leader};
+  const char* names[2] = {"local", "remote"};
+  for (int i = 0; i < 2 && check.ok(); ++i) {
+    groups[i] = handles[i] == MPI_GROUP_EMPTY ? nullptr : group_of(handles[i]);
+    const std::string name = names[i];
+    if (groups[i] == nullptr)
+      check.fail(MPI_ERR_GROUP, "invalid " + name + "_group " + std::to_string(handles[i]) + " (it must be a group "
+                                "with members)");
+    else if (leaders[i] < 0 || leaders[i] >= groups[i]->size())
+      check.fail(MPI_ERR_RANK, "invalid " + name + "_leader " + std::to_string(leaders[i]) + " (the group has " +
+                                   std::to_string(groups[i]->size()) + " members)");
+  }
+  const int me = runtime::state().world.rank;
+  if (check.ok() && groups[0]->rank_of(me) == comm::kUndefined)
+    check.fail(MPI_ERR_GROUP, "the calling process is not a member of local_group");
+  if (check.ok())
+    for (int w : groups[1]->world_ranks)
+      if (groups[0]->rank_of(w) != comm::kUndefined) {
+        check.fail(MPI_ERR_GROUP, "process " + std::to_string(w) + " is in both groups (they must be disjoint)");
+        break;
+      }
+  runtime::Info* hints = nullptr;
+  check.not_null(stringtag, "stringtag").info(info, hints, true).not_null(newintercomm, "newintercomm");
+  if (check.ok() && !is_errhandler_for(errhandler, STRATA_KIND_COMM))
+    check.fail(MPI_ERR_ARG, "invalid errhandler " + std::to_string(errhandler) + " (not a communicator's)");
+  if (!check.ok()) return check.raise();
+  std::unique_ptr<comm::Communicator> fresh;
+  if (Status s = comm::create_intercomm_from_groups(groups[0]->world_ranks, groups[1]->world_ranks, stringtag, fresh);
+      !s.ok())
+    return raise(kCall, MPI_COMM_NULL, s);
+  fresh->errhandler = errhandler;
+  retain_errhandler(errhandler);
+  if (hints) fresh->hints = hints->dup();
+  *newintercomm = comms().add(fresh.release());
+  return MPI_SUCCESS;
 }
 
 STRATA_PMPI(Intercomm_merge)

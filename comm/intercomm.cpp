@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <string>
 
 #include "comm/create.hpp"
 #include "runtime/progress.hpp"
@@ -11,7 +13,33 @@ namespace strata::comm {
 namespace {
 
 constexpr uint32_t kWorldCollectiveContext = 0 * kContextsPerComm + 1;  // MPI_COMM_WORLD holds slot 0
-constexpr int kTagIntercommBase = -(1 << 24);                           // minus the user's tag, below the idup tags
+// Agreement tags on the world's collective context, below the idup tags: MPI_Intercomm_create's are the base minus
+// the user's tag (mod 2^30), MPI_Intercomm_create_from_groups' lie below those, the base minus a hash of the string
+// tag (mod 2^29). Concurrent calls whose tags meet there would mix their agreements: MPI asks for distinct tags,
+// and two distinct ones meet with odds of 2^-29.
+constexpr int kTagIntercommBase = -(1 << 24);
+constexpr int kTagFromGroupsBase = kTagIntercommBase - (1 << 30);
+
+int user_tag(int tag) { return kTagIntercommBase - tag % (1 << 30); }
+int string_tag(const std::string& tag) {
+  return kTagFromGroupsBase - static_cast<int>(std::hash<std::string>{}(tag) % (std::size_t{1} << 29)) - 1;
+}
+
+// The intercommunicator of `local` and `remote` (world ranks in rank order, I am in `local`), its slot agreed on by
+// both groups over the world's collective context with `tag`.
+Status make_intercomm(std::vector<int> local, std::vector<int> remote, int me, int tag,
+                      std::unique_ptr<Communicator>& out) {
+  auto made = make(std::move(local), 0, me);
+  made->remote_world_ranks = std::move(remote);
+  std::vector<int> everyone;
+  View v = joined_view(*made, everyone);
+  v.context = kWorldCollectiveContext;
+  int slot = 0;
+  if (Status s = agree_slot(v, tag, slot); !s.ok()) return s;
+  set_slot(*made, slot);
+  out = std::move(made);
+  return {};
+}
 
 // The leaders swap their groups' world ranks over `peer` (a count, then the ranks, in a buffer of world size + 1).
 std::vector<int> swap_groups(const Communicator& peer, int remote_leader, int tag, const std::vector<int>& mine,
@@ -53,17 +81,12 @@ Status create_intercomm(const Communicator& local, int local_leader, const Commu
                                          ") was given an invalid peer_comm or remote_leader");
   std::vector<int> remote(record.begin() + 1, record.begin() + 1 + record[0]);
 
-  // The new intercommunicator's joined members, agreeing over the world's collective context.
-  auto made = make(local.world_ranks, 0, local.world_rank(local.rank));
-  made->remote_world_ranks = std::move(remote);
-  std::vector<int> everyone;
-  View v = joined_view(*made, everyone);
-  v.context = kWorldCollectiveContext;
-  int slot = 0;
-  if (Status s = agree_slot(v, kTagIntercommBase - tag, slot); !s.ok()) return s;
-  set_slot(*made, slot);
-  out = std::move(made);
-  return {};
+  return make_intercomm(local.world_ranks, std::move(remote), local.world_rank(local.rank), user_tag(tag), out);
+}
+
+Status create_intercomm_from_groups(const std::vector<int>& local, const std::vector<int>& remote,
+                                    const std::string& tag, std::unique_ptr<Communicator>& out) {
+  return make_intercomm(local, remote, runtime::state().world.rank, string_tag(tag), out);
 }
 
 Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Communicator>& out) {

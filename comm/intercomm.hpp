@@ -9,6 +9,8 @@
 // split over the intercommunicator's own collective context, which both groups share (create.hpp: joined_view).
 #pragma once
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "comm/communicator.hpp"
 #include "runtime/status.hpp"
@@ -21,6 +23,10 @@ namespace strata::comm {
 // returns an error of that class.
 Status create_intercomm(const Communicator& local, int local_leader, const Communicator* peer, int remote_leader,
                         int tag, int leader_error, std::unique_ptr<Communicator>& out);
+// MPI_Intercomm_create_from_groups: collective over both groups (world ranks in rank order; I am in `local`), which
+// every member knows, so only the context slot is agreed on, with an internal tag made from the string tag.
+Status create_intercomm_from_groups(const std::vector<int>& local, const std::vector<int>& remote,
+                                    const std::string& tag, std::unique_ptr<Communicator>& out);
 // Collective over both groups of `inter`: the group whose members said `high` = false comes first; if both said
 // the same, the group holding the lowest world rank.
 Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Communicator>& out);

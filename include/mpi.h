@@ -343,6 +343,7 @@ STRATA_DECLARE(int, Comm_rank, (MPI_Comm comm, int *rank))
 STRATA_DECLARE(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+STRATA_DECLARE(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
 STRATA_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
 /* MPI-4.1: the hardware levels Strata supports for the caller, by canonical name (strata://Rack, strata://Switch
@@ -362,6 +363,10 @@ STRATA_DECLARE(int, Comm_remote_size, (MPI_Comm comm, int *size))
 STRATA_DECLARE(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group))
 STRATA_DECLARE(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
                                        int tag, MPI_Comm *newintercomm))
+/* The groups' members call it, each group naming the other; errors in the arguments go to MPI_COMM_SELF's handler. */
+STRATA_DECLARE(int, Intercomm_create_from_groups,
+               (MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader,
+                const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm))
 STRATA_DECLARE(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm))
 STRATA_DECLARE(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
 

@@ -1,8 +1,9 @@
-/* MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_idup, MPI_Comm_set_info/get_info (MPI-4.0 7.4.2, 7.4.4).
+/* MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_idup(_with_info), MPI_Comm_set_info/get_info (MPI-4.0 7.4.2,
+ * 7.4.4).
  *
  * A duplicate has the same group (MPI_CONGRUENT with the original, MPI_IDENT groups) but its own communication
  * context: a message sent on the duplicate is never matched by a receive posted on the original, even one with
- * MPI_ANY_SOURCE/MPI_ANY_TAG posted first. Info hints: Comm_dup and Comm_idup propagate them, Comm_dup_with_info
+ * MPI_ANY_SOURCE/MPI_ANY_TAG posted first. Info hints: Comm_dup and Comm_idup propagate them, Comm_(i)dup_with_info
  * replaces them with the given ones, Comm_get_info returns a new info object the caller frees.
  * Runs on any number of ranks. */
 #include "test_util.h"
@@ -223,6 +224,16 @@ static void test_hints(void) {
   static const char *const absent_c[] = {"strata_test_hint", NULL};
   check_hints(c, want_c, absent_c);
   check_isolation(a, c, 80);
+
+  /* idup_with_info replaces them the same way, once the request completes. */
+  MPI_Comm g = MPI_COMM_NULL;
+  MPI_Request req;
+  CHECK_MPI(MPI_Comm_idup_with_info(a, other, &g, &req));
+  CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  check_congruent(a, g);
+  check_hints(g, want_c, absent_c);
+  check_isolation(a, g, 90);
+  CHECK_MPI(MPI_Comm_free(&g));
 
   /* dup_with_info with MPI_INFO_NULL: a duplicate without the original's hints. */
   MPI_Comm e = MPI_COMM_NULL;
