@@ -9,6 +9,7 @@
 #include "api/attributes.hpp"
 #include "api/check.hpp"
 #include "api/cost_probe.hpp"
+#include "api/p2p.hpp"
 #include "api/windows.hpp"
 #include "runtime/state.hpp"
 #include "runtime/clock.hpp"
@@ -75,6 +76,7 @@ extern "C" int PMPI_Finalize(void) {
   int attr_rc = delete_attributes(MPI_COMM_SELF, g_self);
   if (int rc = delete_attributes(MPI_COMM_WORLD, g_world); attr_rc == MPI_SUCCESS) attr_rc = rc;
   release_windows_at_finalize();  // windows the program did not free (MPI-4.0 11.2.2 leaves them to us)
+  finish_buffered_sends();        // buffered messages still in the attached buffer are delivered
   Status s = transport::engine().finalize();
   runtime::bootstrap_finalize();
   comms().put(index_of(MPI_COMM_WORLD), nullptr);

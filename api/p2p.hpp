@@ -18,6 +18,10 @@ struct Operation {  // the validated arguments of one send or receive
 void prepare_send(ApiRequest& r, const Operation& op, transport::SendMode mode);
 void prepare_recv(ApiRequest& r, const Operation& op);
 void start(ApiRequest& r);  // MPI_PROC_NULL completes at once
+// A buffered send (bsend.cpp): the message packed into the attached buffer and sent from there; `r` completes at
+// once, failed with MPI_ERR_BUFFER if the buffer lacks room.
+void start_buffered(ApiRequest& r);
+void finish_buffered_sends();  // waits until every buffered message has gone (detach, MPI_Finalize)
 void wait(ApiRequest& r);
 
 // Validates a send's or a receive's arguments; `op` is filled when the check passes.

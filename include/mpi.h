@@ -461,6 +461,15 @@ STRATA_DECLARE(int, Ssend_init, (const void *buf, int count, MPI_Datatype dataty
                                  MPI_Comm comm, MPI_Request *request))
 STRATA_DECLARE(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                                  MPI_Comm comm, MPI_Request *request))
+/* Buffered mode (MPI-4.0 3.6): each message takes its packed size plus MPI_BSEND_OVERHEAD of the attached buffer. */
+#define MPI_BSEND_OVERHEAD 64
+STRATA_DECLARE(int, Buffer_attach, (void *buffer, int size))
+STRATA_DECLARE(int, Buffer_detach, (void *buffer_addr, int *size))
+STRATA_DECLARE(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+STRATA_DECLARE(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request))
+STRATA_DECLARE(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request))
 STRATA_DECLARE(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                                 MPI_Request *request))
 

@@ -1,0 +1,173 @@
+// Buffered sends (MPI-4.0 3.6): MPI_Buffer_attach / detach, MPI_Bsend, MPI_Ibsend, MPI_Bsend_init. A buffered send
+// packs its message into the attached buffer and a standard send carries it from there, so the call completes at
+// once, whatever the receiver does. Each message takes its packed size plus MPI_BSEND_OVERHEAD bytes of the buffer
+// (the standard's sizing rule), first fit among the gaps the messages still in flight leave; their space comes back
+// once their sends complete, which is looked at whenever space is wanted. Detach waits for all of them.
+#include <list>
+#include <memory>
+
+#include "api/p2p.hpp"
+#include "datatype/pack.hpp"
+#include "runtime/progress.hpp"
+
+using namespace strata;
+using namespace strata::api;
+
+namespace {
+
+struct InFlight {
+  std::size_t offset = 0;  // of its space in the buffer
+  std::size_t length = 0;  // packed bytes + MPI_BSEND_OVERHEAD
+  transport::Request send;
+};
+
+struct Attached {
+  char* base = nullptr;
+  std::size_t size = 0;
+  bool attached = false;
+  std::list<InFlight> in_flight;  // by offset
+};
+Attached g_buffer;
+
+void reclaim() { g_buffer.in_flight.remove_if([](const InFlight& m) { return m.send.complete; }); }
+
+// First fit: the place in the list before which a message of `length` bytes goes, and its offset; false if none.
+bool find_space(std::size_t length, std::list<InFlight>::iterator& before, std::size_t& offset) {
+  offset = 0;
+  for (before = g_buffer.in_flight.begin(); before != g_buffer.in_flight.end(); ++before) {
+    if (before->offset - offset >= length) return true;
+    offset = before->offset + before->length;
+  }
+  return g_buffer.size - offset >= length;
+}
+
+std::size_t free_bytes() {
+  std::size_t used = 0;
+  for (const InFlight& m : g_buffer.in_flight) used += m.length;
+  return g_buffer.size - used;
+}
+
+}  // namespace
+
+namespace strata::api {
+
+// Starts `r`'s message (a prepared send) from the attached buffer, and completes `r`: at once, or with
+// MPI_ERR_BUFFER in its status when the buffer lacks room (reported when the request is completed).
+void start_buffered(ApiRequest& r) {
+  r.active = true;
+  r.complete = true;
+  r.status = {MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, false};
+  if (r.proc_null) return;
+  const std::size_t bytes = datatype::wire_bytes(*r.type, r.count);
+  const std::size_t length = bytes + MPI_BSEND_OVERHEAD;
+  reclaim();
+  std::list<InFlight>::iterator before;
+  std::size_t offset = 0;
+  if (!g_buffer.attached || !find_space(length, before, offset)) {
+    r.status.error = MPI_ERR_BUFFER;
+    r.failure = !g_buffer.attached ? "no buffer is attached (MPI_Buffer_attach)"
+                                   : "the message needs " + std::to_string(length) + " bytes of the attached buffer (" +
+                                         std::to_string(bytes) + " + MPI_BSEND_OVERHEAD), and " +
+                                         std::to_string(free_bytes()) + " of its " + std::to_string(g_buffer.size) +
+                                         " are free";
+    return;
+  }
+  InFlight& m = *g_buffer.in_flight.emplace(before);  // list nodes stay put: the engine holds &m.send
+  m.offset = offset;
+  m.length = length;
+  char* at = g_buffer.base + offset;
+  datatype::pack(r.buf, r.count, *r.type, at);
+  transport::Request& s = m.send;
+  s.kind = transport::RequestKind::Send;
+  s.buf = at;
+  s.count = bytes;
+  s.type = datatype_ref(MPI_BYTE);
+  s.context = r.context;
+  s.tag = r.tag;
+  s.rank = r.rank;
+  s.peer = r.peer;
+  s.mode = transport::SendMode::Standard;
+  transport::engine().start_send(&s);
+}
+
+void finish_buffered_sends() {
+  runtime::wait_until([] {
+    reclaim();
+    return g_buffer.in_flight.empty();
+  });
+}
+
+}  // namespace strata::api
+
+namespace {
+
+enum class Form { kBlocking, kNonblocking, kPersistent };
+
+int buffered_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  Form form, MPI_Request* request) {
+  Operation op;
+  Check check(call, comm);
+  check_send(check, buf, count, type, dest, tag, comm, op);
+  if (form != Form::kBlocking) check.not_null(request, "request");
+  if (!check.ok()) return check.raise();
+  if (form == Form::kBlocking) {
+    ApiRequest r;
+    prepare_send(r, op, transport::SendMode::Standard);
+    start_buffered(r);
+    return request_error(call, r);
+  }
+  auto* r = new ApiRequest;
+  prepare_send(*r, op, transport::SendMode::Standard);
+  r->buffered = true;
+  r->persistent = form == Form::kPersistent;
+  if (!r->persistent) start_buffered(*r);
+  *request = add_request(r);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Buffer_attach)
+extern "C" int PMPI_Buffer_attach(void* buffer, int size) {
+  Check check("MPI_Buffer_attach");
+  if (size < 0) check.fail(MPI_ERR_ARG, "invalid size " + std::to_string(size) + " (must be >= 0)");
+  if (check.ok() && size > 0 && buffer == nullptr) check.fail(MPI_ERR_BUFFER, "buffer is NULL");
+  if (check.ok() && g_buffer.attached)
+    check.fail(MPI_ERR_BUFFER, "a buffer is already attached (MPI_Buffer_detach it first)");
+  if (!check.ok()) return check.raise();
+  g_buffer.base = static_cast<char*>(buffer);
+  g_buffer.size = static_cast<std::size_t>(size);
+  g_buffer.attached = true;
+  return MPI_SUCCESS;
+}
+
+// buffer_addr is really a void**: the attached buffer's address goes there (MPI-4.0 3.6.1). Without a buffer
+// attached, NULL and 0 (as MPICH and Open MPI answer).
+STRATA_PMPI(Buffer_detach)
+extern "C" int PMPI_Buffer_detach(void* buffer_addr, int* size) {
+  Check check("MPI_Buffer_detach");
+  check.not_null(buffer_addr, "buffer_addr").not_null(size, "size");
+  if (!check.ok()) return check.raise();
+  finish_buffered_sends();
+  *static_cast<void**>(buffer_addr) = g_buffer.base;
+  *size = static_cast<int>(g_buffer.size);
+  g_buffer = Attached{};
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(Bsend)
+extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return buffered_send("MPI_Bsend", buf, count, type, dest, tag, comm, Form::kBlocking, nullptr);
+}
+
+STRATA_PMPI(Ibsend)
+extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request) {
+  return buffered_send("MPI_Ibsend", buf, count, type, dest, tag, comm, Form::kNonblocking, request);
+}
+
+STRATA_PMPI(Bsend_init)
+extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                               MPI_Request* request) {
+  return buffered_send("MPI_Bsend_init", buf, count, type, dest, tag, comm, Form::kPersistent, request);
+}
