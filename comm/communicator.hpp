@@ -16,6 +16,8 @@ class CommCache;
 
 namespace strata::comm {
 
+struct ProcessTopology;  // process_topology.hpp
+
 // Each communicator owns a block of context ids: point-to-point uses the first, collectives the next, so their
 // messages never match each other.
 constexpr uint32_t kContextsPerComm = 2;
@@ -40,6 +42,7 @@ struct Communicator {
   runtime::Info hints;                                     // given at creation or by MPI_Comm_set_info
   std::vector<std::pair<int, void*>> attributes;           // (keyval, value), owned by api/
   std::optional<HwLevel> hw_level;  // set by hardware splits only
+  std::shared_ptr<const ProcessTopology> topology;  // a Cartesian or graph one, if made so (dups share it)
   uint32_t idups_started = 0;  // MPI_Comm_idup calls on this communicator, the same sequence on every member
   uint32_t collectives_started = 0;  // collectives started on it (their tag blocks), the same on every member
   uint32_t persistent_collectives = 0;  // persistent collectives made on it (their tag blocks), the same everywhere

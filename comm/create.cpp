@@ -67,6 +67,7 @@ Status create_dup(const Communicator& parent, std::unique_ptr<Communicator>& out
   if (Status s = agree_slot(joined_view(parent, joined), kTagAgree, slot); !s.ok()) return s;
   out = make(parent.world_ranks, slot, parent.world_rank(parent.rank));
   out->remote_world_ranks = parent.remote_world_ranks;
+  out->topology = parent.topology;
   return {};
 }
 
@@ -144,6 +145,7 @@ std::unique_ptr<SlotAgreement> start_dup(Communicator& parent, std::unique_ptr<C
   const int first_word = static_cast<int>((static_cast<uint32_t>(parent.slot()) * 7 + sequence) % kMaskWords);
   out = make(parent.world_ranks, 0, parent.world_rank(parent.rank));
   out->remote_world_ranks = parent.remote_world_ranks;
+  out->topology = parent.topology;
   return std::make_unique<SlotAgreement>(v.context, v.rank, std::move(joined), tag,
                                          SlotAgreement::Offer::OneWordPerRound, first_word);
 }

@@ -399,6 +399,42 @@ STRATA_DECLARE(int, DUP_FN, (MPI_Comm oldcomm, int keyval, void *extra_state, vo
                              void *attribute_val_out, int *flag))
 STRATA_DECLARE(int, NULL_DELETE_FN, (MPI_Comm comm, int keyval, void *attribute_val, void *extra_state))
 
+/* Virtual process topologies (MPI-4.0 chapter 8). Ranks are never reordered: `reorder` is accepted and has no
+ * effect, so rank r of the new communicator is rank r of the old. */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+#define MPI_UNWEIGHTED ((int *)2)
+#define MPI_WEIGHTS_EMPTY ((int *)3)
+STRATA_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]))
+STRATA_DECLARE(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                                  MPI_Comm *comm_cart))
+STRATA_DECLARE(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank))
+STRATA_DECLARE(int, Cartdim_get, (MPI_Comm comm, int *ndims))
+STRATA_DECLARE(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+STRATA_DECLARE(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
+STRATA_DECLARE(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+STRATA_DECLARE(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest))
+STRATA_DECLARE(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+STRATA_DECLARE(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                                   MPI_Comm *comm_graph))
+STRATA_DECLARE(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank))
+STRATA_DECLARE(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
+STRATA_DECLARE(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+STRATA_DECLARE(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
+STRATA_DECLARE(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+STRATA_DECLARE(int, Dist_graph_create_adjacent,
+               (MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree,
+                const int destinations[], const int destweights[], MPI_Info info, int reorder,
+                MPI_Comm *comm_dist_graph))
+STRATA_DECLARE(int, Dist_graph_create,
+               (MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
+                const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+STRATA_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
+STRATA_DECLARE(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                                           int maxoutdegree, int destinations[], int destweights[]))
+STRATA_DECLARE(int, Topo_test, (MPI_Comm comm, int *status))
+
 /* Groups */
 STRATA_DECLARE(int, Group_size, (MPI_Group group, int *size))
 STRATA_DECLARE(int, Group_rank, (MPI_Group group, int *rank))

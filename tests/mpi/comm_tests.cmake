@@ -16,6 +16,7 @@ set(STRATA_COMM_TEST_PROGRAMS
     comm_test_inter
     comm_intercomm
     comm_intercomm_create
+    comm_topology
     comm_free_loop
     comm_bad_input
     group_ops
@@ -67,6 +68,10 @@ foreach(program comm_name comm_test_inter comm_bad_input)
   endforeach()
 endforeach()
 strata_mpi_test(comm_test_inter NP 4 NODES node)
+foreach(np 1 2 3 4 6 8)
+  strata_mpi_test(comm_topology NP ${np})
+endforeach()
+strata_mpi_test(comm_topology NP 4 NODES node)
 foreach(program comm_intercomm comm_intercomm_create)
   foreach(np 2 3 4 8)
     strata_mpi_test(${program} NP ${np})
