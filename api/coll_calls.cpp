@@ -293,3 +293,83 @@ extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const in
   return run("MPI_Ireduce_scatter", comm, Operation::kReduceScatter, request, true, coll::kNoKey,
              reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }
+
+// ---- Neighbourhood collectives (MPI-4.0 8.6) ------------------------------------------------------------------
+
+STRATA_PMPI(Neighbor_allgather)
+extern "C" int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return run("MPI_Neighbor_allgather", comm, Operation::kNeighborAllgather, nullptr, false, coll::kNoKey,
+             neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
+}
+
+STRATA_PMPI(Ineighbor_allgather)
+extern "C" int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return run("MPI_Ineighbor_allgather", comm, Operation::kNeighborAllgather, request, true, coll::kNoKey,
+             neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
+}
+
+STRATA_PMPI(Neighbor_allgatherv)
+extern "C" int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                        MPI_Comm comm) {
+  return run("MPI_Neighbor_allgatherv", comm, Operation::kNeighborAllgatherv, nullptr, false, coll::kNoKey,
+             neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
+}
+
+STRATA_PMPI(Ineighbor_allgatherv)
+extern "C" int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Request* request) {
+  return run("MPI_Ineighbor_allgatherv", comm, Operation::kNeighborAllgatherv, request, true, coll::kNoKey,
+             neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
+}
+
+STRATA_PMPI(Neighbor_alltoall)
+extern "C" int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return run("MPI_Neighbor_alltoall", comm, Operation::kNeighborAlltoall, nullptr, false, coll::kNoKey,
+             neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+}
+
+STRATA_PMPI(Ineighbor_alltoall)
+extern "C" int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return run("MPI_Ineighbor_alltoall", comm, Operation::kNeighborAlltoall, request, true, coll::kNoKey,
+             neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+}
+
+STRATA_PMPI(Neighbor_alltoallv)
+extern "C" int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return run("MPI_Neighbor_alltoallv", comm, Operation::kNeighborAlltoallv, nullptr, false, coll::kNoKey,
+             neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
+}
+
+STRATA_PMPI(Ineighbor_alltoallv)
+extern "C" int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request* request) {
+  return run("MPI_Ineighbor_alltoallv", comm, Operation::kNeighborAlltoallv, request, true, coll::kNoKey,
+             neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
+}
+
+STRATA_PMPI(Neighbor_alltoallw)
+extern "C" int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return run("MPI_Neighbor_alltoallw", comm, Operation::kNeighborAlltoallw, nullptr, false, coll::kNoKey,
+             neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
+}
+
+STRATA_PMPI(Ineighbor_alltoallw)
+extern "C" int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                        MPI_Request* request) {
+  return run("MPI_Ineighbor_alltoallw", comm, Operation::kNeighborAlltoallw, request, true, coll::kNoKey,
+             neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
+}

@@ -145,3 +145,48 @@ extern "C" int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, cons
   return run_init("MPI_Reduce_scatter_init", comm, Operation::kReduceScatter, info, request,
                   reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }
+
+// ---- Neighbourhood collectives ----------------------------------------------------------------------------------
+
+STRATA_PMPI(Neighbor_allgather_init)
+extern "C" int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                            MPI_Request* request) {
+  return run_init("MPI_Neighbor_allgather_init", comm, Operation::kNeighborAllgather, info, request,
+                  neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr,
+                                     false));
+}
+
+STRATA_PMPI(Neighbor_allgatherv_init)
+extern "C" int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                             const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                             MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return run_init("MPI_Neighbor_allgatherv_init", comm, Operation::kNeighborAllgatherv, info, request,
+                  neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
+}
+
+STRATA_PMPI(Neighbor_alltoall_init)
+extern "C" int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                           MPI_Request* request) {
+  return run_init("MPI_Neighbor_alltoall_init", comm, Operation::kNeighborAlltoall, info, request,
+                  neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+}
+
+STRATA_PMPI(Neighbor_alltoallv_init)
+extern "C" int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                            MPI_Request* request) {
+  return run_init("MPI_Neighbor_alltoallv_init", comm, Operation::kNeighborAlltoallv, info, request,
+                  neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
+}
+
+STRATA_PMPI(Neighbor_alltoallw_init)
+extern "C" int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                            MPI_Info info, MPI_Request* request) {
+  return run_init("MPI_Neighbor_alltoallw_init", comm, Operation::kNeighborAlltoallw, info, request,
+                  neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
+}

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/coll_launch.hpp"
+#include "comm/process_topology.hpp"
 
 namespace strata::api::coll_prepare {
 
@@ -228,6 +229,91 @@ inline auto reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvco
     reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, !c.inter(), true, a);
     a.sendcount = static_cast<std::size_t>(total);
     a.recvcount = c.rank < static_cast<int>(a.recvcounts.size()) ? static_cast<std::size_t>(a.recvcounts[c.rank]) : 0;
+  };
+}
+
+// ---- Neighbourhood collectives (MPI-4.0 8.6): the peers come from the communicator's topology ------------------
+
+inline Check& neighbours(Check& check, const comm::Communicator& c, Args& a) {
+  if (!check.ok()) return check;
+  if (!c.topology) return check.fail(MPI_ERR_TOPOLOGY, "the communicator has no Cartesian or graph topology");
+  comm::Neighbours n = comm::neighbours(*c.topology, c.rank);
+  a.sources = std::move(n.sources);
+  a.destinations = std::move(n.destinations);
+  a.source_tags = std::move(n.source_tags);
+  a.destination_tags = std::move(n.destination_tags);
+  return check;
+}
+
+inline int indegree(const Args& a) { return static_cast<int>(a.sources.size()); }
+inline int outdegree(const Args& a) { return static_cast<int>(a.destinations.size()); }
+
+// A v receive side with a count and a displacement per source.
+inline Check& neighbour_recv_v(Check& check, void* buf, const int* counts_in, const int* displs, MPI_Datatype type,
+                               Args& a) {
+  counts(check, counts_in, displs, indegree(a), a.recvcounts, &a.rdispls, "recvcounts");
+  not_in_place(check, buf, "recvbuf");
+  a.recvbuf = buf;
+  return check.type(type, a.recvtype).committed(type);
+}
+
+inline auto neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, const int* recvcounts, const int* displs,
+                               bool v) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    neighbours(check, c, a);
+    send_side(check, sendbuf, sendcount, sendtype, false, a);
+    if (v)
+      neighbour_recv_v(check, recvbuf, recvcounts, displs, recvtype, a);
+    else
+      recv_side(check, recvbuf, recvcount, recvtype, a);
+  };
+}
+
+inline auto neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    neighbours(check, c, a);
+    send_side(check, sendbuf, sendcount, sendtype, false, a);
+    recv_side(check, recvbuf, recvcount, recvtype, a);
+  };
+}
+
+inline auto neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                               void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    neighbours(check, c, a);
+    not_in_place(check, sendbuf, "sendbuf");
+    a.sendbuf = sendbuf;
+    counts(check, sendcounts, sdispls, outdegree(a), a.sendcounts, &a.sdispls, "sendcounts");
+    if (check.ok()) check.type(sendtype, a.sendtype).committed(sendtype);
+    neighbour_recv_v(check, recvbuf, recvcounts, rdispls, recvtype, a);
+  };
+}
+
+// Alltoallw's displacements are MPI_Aint bytes here (unlike MPI_Alltoallw's ints).
+inline Check& byte_displacements(Check& check, const MPI_Aint* displs, int n, std::vector<std::ptrdiff_t>& out,
+                                 const char* what) {
+  if (check.ok() && n > 0 && displs == nullptr) return check.fail(MPI_ERR_ARG, std::string(what) + " is NULL");
+  if (check.ok()) out.assign(displs, displs + n);
+  return check;
+}
+
+inline auto neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const MPI_Aint* sdispls,
+                               const MPI_Datatype* sendtypes, void* recvbuf, const int* recvcounts,
+                               const MPI_Aint* rdispls, const MPI_Datatype* recvtypes) {
+  return [=](Check& check, comm::Communicator& c, Args& a) {
+    neighbours(check, c, a);
+    not_in_place(check, sendbuf, "sendbuf");
+    a.sendbuf = sendbuf;
+    counts(check, sendcounts, nullptr, outdegree(a), a.sendcounts, nullptr, "sendcounts");
+    byte_displacements(check, sdispls, outdegree(a), a.sdispls_bytes, "sdispls");
+    types(check, sendtypes, outdegree(a), a.sendtypes, "sendtypes");
+    not_in_place(check, recvbuf, "recvbuf");
+    a.recvbuf = recvbuf;
+    counts(check, recvcounts, nullptr, indegree(a), a.recvcounts, nullptr, "recvcounts");
+    byte_displacements(check, rdispls, indegree(a), a.rdispls_bytes, "rdispls");
+    types(check, recvtypes, indegree(a), a.recvtypes, "recvtypes");
   };
 }
 

@@ -10,7 +10,8 @@ const char* operation_name(Operation op) {
   static constexpr const char* kNames[] = {
       "barrier",   "bcast",     "gather",    "gatherv",        "scatter",              "scatterv",
       "allgather", "allgatherv", "alltoall", "alltoallv",      "alltoallw",            "reduce",
-      "allreduce", "reduce_scatter",         "reduce_scatter_block", "scan",           "exscan"};
+      "allreduce", "reduce_scatter",         "reduce_scatter_block", "scan",           "exscan",
+      "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw"};
   static_assert(std::size(kNames) == static_cast<std::size_t>(Operation::kCount));
   return kNames[static_cast<int>(op)];
 }

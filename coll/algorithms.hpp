@@ -14,6 +14,7 @@ namespace strata::coll {
 enum class Operation : int {
   kBarrier, kBcast, kGather, kGatherv, kScatter, kScatterv, kAllgather, kAllgatherv, kAlltoall, kAlltoallv,
   kAlltoallw, kReduce, kAllreduce, kReduceScatter, kReduceScatterBlock, kScan, kExscan,
+  kNeighborAllgather, kNeighborAllgatherv, kNeighborAlltoall, kNeighborAlltoallv, kNeighborAlltoallw,
   kCount
 };
 
@@ -54,6 +55,10 @@ std::span<const Algorithm> grouped_algorithms();
 // The one algorithm for the operation on an intercommunicator (Args::inter), outside the registry: nothing else
 // applies there, and it applies nowhere else.
 const Algorithm& intercomm_algorithm(Operation op);
+
+// The neighbourhood collectives (MPI-4.0 8.6): one algorithm each, outside the registry (Args::sources ...).
+bool neighbourhood(Operation op);
+const Algorithm& neighbourhood_algorithm(Operation op);
 
 // Every algorithm registered for the operation, in registry order.
 std::vector<const Algorithm*> algorithms_for(Operation op);

@@ -59,6 +59,11 @@ struct Args {
   bool inter = false;
   int local_base = 0, local_size = 0, remote_base = 0, remote_size = 0;
 
+  // A neighbourhood collective (algorithms/neighbourhood.cpp; comm::Neighbours): the ranks received from and sent
+  // to in buffer order (MPI_PROC_NULL: skipped), the tag of each message, and the alltoallw displacements (bytes).
+  std::vector<int> sources, destinations, source_tags, destination_tags;
+  std::vector<std::ptrdiff_t> sdispls_bytes, rdispls_bytes;
+
   // The communicator's hardware hierarchy as seen by this rank (hierarchy.hpp), for the topology-aware algorithms;
   // null when the caller did not look it up. The same for every call on one communicator.
   std::shared_ptr<const Hierarchy> hierarchy;
@@ -77,7 +82,9 @@ struct Args {
     };
     return scalars(x) == scalars(y) && x.sendcounts == y.sendcounts && x.sdispls == y.sdispls &&
            x.recvcounts == y.recvcounts && x.rdispls == y.rdispls && x.sendtypes == y.sendtypes &&
-           x.recvtypes == y.recvtypes;
+           x.recvtypes == y.recvtypes && x.sources == y.sources && x.destinations == y.destinations &&
+           x.source_tags == y.source_tags && x.destination_tags == y.destination_tags &&
+           x.sdispls_bytes == y.sdispls_bytes && x.rdispls_bytes == y.rdispls_bytes;
   }
 };
 

@@ -12,7 +12,8 @@ Status Collective::create(Operation op, Args args, const Channel& channel, const
   c->args_ = args;  // as called: CommCache compares them with the next call's
   c->forced_ = forced;
   if (c->choice_.groups > 0) args.groups = c->choice_.groups;
-  if (call_check_enabled() && !args.inter) {  // an intercommunicator's roots differ by side: not checked
+  // Not checked: an intercommunicator's roots differ by side, a neighbourhood's peers by rank.
+  if (call_check_enabled() && !args.inter && !neighbourhood(op)) {
     c->check_ = std::make_unique<CallCheck>(op, c->args_);
     Schedule built;
     algorithm->build(args, built);

@@ -466,6 +466,11 @@ namespace {
 
 Status choose_algorithm(Operation op, const Args& args, const std::string& forced, Choice& out) {
   out = Choice{};
+  if (neighbourhood(op)) {
+    out.algorithm = &neighbourhood_algorithm(op);
+    out.reason = "neighbourhood collective";
+    return Status::success();
+  }
   if (args.inter) {  // names for intracommunicators do not apply
     out.algorithm = &intercomm_algorithm(op);
     out.reason = "intercommunicator";

@@ -136,6 +136,46 @@ CartTopology cart_sub(const CartTopology& t, const std::vector<bool>& remain) {
   return sub;
 }
 
+namespace {
+
+// Tags by occurrence: the k-th appearance of a peer in `ranks` gets tag k.
+std::vector<int> occurrence_tags(const std::vector<int>& ranks) {
+  std::vector<int> tags;
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    tags.push_back(static_cast<int>(std::count(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(i),
+                                               ranks[i])));
+  return tags;
+}
+
+}  // namespace
+
+Neighbours neighbours(const ProcessTopology& t, int rank) {
+  Neighbours n;
+  if (const auto* cart = std::get_if<CartTopology>(&t.kind)) {
+    for (std::size_t d = 0; d < cart->dims.size(); ++d) {  // per dimension: the -1 neighbour, then the +1
+      int minus = 0, plus = 0;
+      cart_shift(*cart, rank, static_cast<int>(d), 1, minus, plus);
+      for (int slot : {0, 1}) {
+        const int s = static_cast<int>(2 * d) + slot;
+        n.sources.push_back(slot == 0 ? minus : plus);
+        n.destinations.push_back(slot == 0 ? minus : plus);
+        n.destination_tags.push_back(s);  // a send to the +1 side arrives on the receiver's -1 side
+        n.source_tags.push_back(s ^ 1);
+      }
+    }
+  } else if (const auto* graph = std::get_if<GraphTopology>(&t.kind)) {
+    n.sources = n.destinations = graph->neighbors(rank);
+    n.source_tags = n.destination_tags = occurrence_tags(n.sources);
+  } else {
+    const auto& dist = std::get<DistGraphTopology>(t.kind);
+    n.sources = dist.sources;
+    n.destinations = dist.destinations;
+    n.source_tags = occurrence_tags(n.sources);
+    n.destination_tags = occurrence_tags(n.destinations);
+  }
+  return n;
+}
+
 DistGraphTopology exchange_edges(const View& v, const std::vector<Edge>& mine, bool weighted) {
   const int count = static_cast<int>(mine.size());
   std::vector<char> blob(sizeof count);

@@ -51,6 +51,16 @@ void cart_shift(const CartTopology& t, int rank, int direction, int disp, int& s
 int cart_sub_color(const CartTopology& t, int rank, const std::vector<bool>& remain);
 CartTopology cart_sub(const CartTopology& t, const std::vector<bool>& remain);
 
+// The neighbourhood collectives' view of a rank (MPI-4.0 8.6): whom it receives from and sends to, in buffer
+// order (kProcNull off a non-periodic grid's edge: nothing moves there), and each message's tag, so that the k-th
+// message from a to b meets the k-th receive b posts from a: a grid's +1 send lands in the -1 slot; graphs count
+// repeated edges.
+struct Neighbours {
+  std::vector<int> sources, destinations;
+  std::vector<int> source_tags, destination_tags;
+};
+Neighbours neighbours(const ProcessTopology& t, int rank);
+
 // A directed, weighted edge of MPI_Dist_graph_create.
 struct Edge {
   int source, destination, weight;

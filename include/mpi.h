@@ -434,6 +434,57 @@ STRATA_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, i
 STRATA_DECLARE(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
                                            int maxoutdegree, int destinations[], int destweights[]))
 STRATA_DECLARE(int, Topo_test, (MPI_Comm comm, int *status))
+/* Neighbourhood collectives (MPI-4.0 8.6) on a communicator with a Cartesian or (distributed) graph topology. */
+STRATA_DECLARE(int, Neighbor_allgather,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_allgather,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_allgather_init,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_allgatherv,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_allgatherv,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_allgatherv_init,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoall,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_alltoall,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoall_init,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoallv,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_alltoallv,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoallv_init,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoallw,
+               (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_alltoallw,
+               (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoallw_init,
+               (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm, MPI_Info info, MPI_Request *request))
 
 /* Groups */
 STRATA_DECLARE(int, Group_size, (MPI_Group group, int *size))

@@ -198,7 +198,7 @@ void reduce_scatter(const Args& a, Schedule& s, bool block_counts) {
   });
 }
 
-void unsupported(const Args&, Schedule&) {}  // scan and exscan: api/ refuses them on intercommunicators
+void unsupported(const Args&, Schedule&) {}  // scan, exscan: api/ refuses them on intercommunicators
 
 constexpr Algorithm kIntercomm[] = {
     {Operation::kBarrier, "intercomm", barrier, nullptr},
@@ -220,6 +220,11 @@ constexpr Algorithm kIntercomm[] = {
      nullptr},
     {Operation::kScan, "intercomm", unsupported, nullptr},
     {Operation::kExscan, "intercomm", unsupported, nullptr},
+    {Operation::kNeighborAllgather, "intercomm", unsupported, nullptr},  // topologies live on intracommunicators
+    {Operation::kNeighborAllgatherv, "intercomm", unsupported, nullptr},
+    {Operation::kNeighborAlltoall, "intercomm", unsupported, nullptr},
+    {Operation::kNeighborAlltoallv, "intercomm", unsupported, nullptr},
+    {Operation::kNeighborAlltoallw, "intercomm", unsupported, nullptr},
 };
 
 static_assert(std::size(kIntercomm) == static_cast<std::size_t>(Operation::kCount));

@@ -16,10 +16,17 @@ set(STRATA_COLL_TEST_PROGRAMS
     coll_persistent_alloc
     coll_query
     coll_node_memory
-    coll_intercomm)
+    coll_intercomm
+    coll_neighbourhood)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
 add_dependencies(mpi_tests coll_tests)
+
+# ---- Neighbourhood collectives on a grid and a ring -------------------------------------------------------------
+foreach(np 1 2 3 4 6 8)
+  strata_mpi_test(coll_neighbourhood NP ${np})
+endforeach()
+strata_mpi_test(coll_neighbourhood NP 4 NODES node)
 
 # ---- On an intercommunicator: evens and odds; odd rank counts make the groups unequal ---------------------------
 foreach(np 2 3 4 5 8)
