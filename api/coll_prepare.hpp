@@ -48,10 +48,11 @@ inline Check& recv_side(Check& check, void* buf, int count, MPI_Datatype type, A
   return data(check, buf, count, type, a.recvtype);
 }
 
-// The receive side of the v variants: a count and a displacement per rank (read here, before the call returns).
-inline Check& recv_side_v(Check& check, void* buf, const int* counts_in, const int* displs, MPI_Datatype type,
-                   const comm::Communicator& c, Args& a) {
-  counts(check, counts_in, displs, c.peer_count(), a.recvcounts, &a.rdispls, "recvcounts");
+// The receive side of the v variants: a count and a displacement for each of `n` peers (read here, before the call
+// returns).
+inline Check& recv_side_v(Check& check, void* buf, const int* counts_in, const int* displs, MPI_Datatype type, int n,
+                          Args& a) {
+  counts(check, counts_in, displs, n, a.recvcounts, &a.rdispls, "recvcounts");
   not_in_place(check, buf, "recvbuf");
   a.recvbuf = buf;
   return check.type(type, a.recvtype).committed(type);
@@ -95,7 +96,7 @@ inline auto gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     if (!c.inter() || other_side(c, r)) send_side(check, sendbuf, sendcount, sendtype, !c.inter() && at_root, a);
     if (!at_root || !check.ok()) return;
     if (v)
-      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
+      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c.peer_count(), a);
     else
       recv_side(check, recvbuf, recvcount, recvtype, a);
   };
@@ -130,7 +131,7 @@ inline auto allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   return [=](Check& check, comm::Communicator& c, Args& a) {
     send_side(check, sendbuf, sendcount, sendtype, !c.inter(), a);
     if (v)
-      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c, a);
+      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, c.peer_count(), a);
     else
       recv_side(check, recvbuf, recvcount, recvtype, a);
   };
@@ -155,7 +156,7 @@ inline auto alltoallv(const void* sendbuf, const int* sendcounts, const int* sdi
       counts(check, sendcounts, sdispls, c.peer_count(), a.sendcounts, &a.sdispls, "sendcounts");
       check.type(sendtype, a.sendtype).committed(sendtype);
     }
-    recv_side_v(check, recvbuf, recvcounts, rdispls, recvtype, c, a);
+    recv_side_v(check, recvbuf, recvcounts, rdispls, recvtype, c.peer_count(), a);
   };
 }
 
@@ -248,15 +249,6 @@ inline Check& neighbours(Check& check, const comm::Communicator& c, Args& a) {
 inline int indegree(const Args& a) { return static_cast<int>(a.sources.size()); }
 inline int outdegree(const Args& a) { return static_cast<int>(a.destinations.size()); }
 
-// A v receive side with a count and a displacement per source.
-inline Check& neighbour_recv_v(Check& check, void* buf, const int* counts_in, const int* displs, MPI_Datatype type,
-                               Args& a) {
-  counts(check, counts_in, displs, indegree(a), a.recvcounts, &a.rdispls, "recvcounts");
-  not_in_place(check, buf, "recvbuf");
-  a.recvbuf = buf;
-  return check.type(type, a.recvtype).committed(type);
-}
-
 inline auto neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, const int* recvcounts, const int* displs,
                                bool v) {
@@ -264,7 +256,7 @@ inline auto neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype 
     neighbours(check, c, a);
     send_side(check, sendbuf, sendcount, sendtype, false, a);
     if (v)
-      neighbour_recv_v(check, recvbuf, recvcounts, displs, recvtype, a);
+      recv_side_v(check, recvbuf, recvcounts, displs, recvtype, indegree(a), a);
     else
       recv_side(check, recvbuf, recvcount, recvtype, a);
   };
@@ -287,7 +279,7 @@ inline auto neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const
     a.sendbuf = sendbuf;
     counts(check, sendcounts, sdispls, outdegree(a), a.sendcounts, &a.sdispls, "sendcounts");
     if (check.ok()) check.type(sendtype, a.sendtype).committed(sendtype);
-    neighbour_recv_v(check, recvbuf, recvcounts, rdispls, recvtype, a);
+    recv_side_v(check, recvbuf, recvcounts, rdispls, recvtype, indegree(a), a);
   };
 }
 

@@ -86,7 +86,7 @@ struct ApiRequest : transport::Request {
   bool active = false;       // started and not yet returned by a Wait/Test (the standard's "active")
   MPI_Comm comm = MPI_COMM_NULL;
   bool collective = false;   // a nonblocking collective: MPI_Cancel and MPI_Request_free are erroneous (MPI-4.0 6.12)
-  bool buffered = false;     // MPI_Ibsend, MPI_Bsend_init: started by start_buffered (bsend.cpp)
+  bool buffered = false;     // MPI_Bsend_init: MPI_Start runs start_buffered (bsend.cpp)
   std::string failure;       // why it failed, when status.error says it did and no generic message fits
   // A collective's request (nonblocking or persistent): what it runs. A persistent one keeps it, built at init, and
   // the tag block it got then (coll/collective.hpp) and counts its starts.

@@ -30,7 +30,6 @@ void prepare_recv(ApiRequest& r, const Operation& op) {
 }
 
 void start(ApiRequest& r) {
-  if (r.buffered) return start_buffered(r);
   r.active = true;
   if (r.proc_null) {
     r.status = {MPI_PROC_NULL, MPI_ANY_TAG, 0, 0, false};

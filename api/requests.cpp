@@ -94,6 +94,8 @@ int retire_all(const char* call, int count, MPI_Request* handles, const std::vec
 void start_persistent_request(ApiRequest& r) {
   if (r.collective)
     start_persistent(r);
+  else if (r.buffered)
+    start_buffered(r);
   else
     start(r);
 }

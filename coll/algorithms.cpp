@@ -23,6 +23,25 @@ std::vector<int> all_ranks_but(int rank, int p) {
   return out;
 }
 
+void set_send(Args& a, const Data& d) {
+  a.sendbuf = reinterpret_cast<const void*>(d.buf.at);
+  a.send_area = d.buf.area;
+  a.sendcount = d.count;
+  a.sendtype = d.type;
+}
+
+void set_recv(Args& a, const Data& d) {
+  a.recvbuf = reinterpret_cast<void*>(d.buf.at);
+  a.recv_area = d.buf.area;
+  a.recvcount = d.count;
+  a.recvtype = d.type;
+}
+
+Data block_v(Buf base, const std::vector<int>& counts, const std::vector<int>& displs, const datatype::TypeRef& type,
+             std::size_t i) {
+  return {base + static_cast<std::ptrdiff_t>(displs[i]) * type->extent(), static_cast<std::size_t>(counts[i]), type};
+}
+
 bool shares_node_memory(const Args& a) { return a.shared_memory && a.size <= NodeSegment::kMostRanks; }
 
 // Every family's table, in one list.

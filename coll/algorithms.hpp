@@ -38,6 +38,19 @@ std::vector<int> all_ranks_but(int rank, int p);
 // the shared_memory algorithms may run, before their own limits on sizes and tags.
 bool shares_node_memory(const Args& a);
 
+// For an algorithm built inside another (a level, a group's phase): `d` as the call's send or receive side.
+void set_send(Args& a, const Data& d);
+void set_recv(Args& a, const Data& d);
+// Block i of a v layout (counts and displacements in elements of `type`) or of a w layout (displacements in bytes,
+// a type per block).
+Data block_v(Buf base, const std::vector<int>& counts, const std::vector<int>& displs, const datatype::TypeRef& type,
+             std::size_t i);
+template <class Displacement>
+Data block_w(Buf base, const std::vector<int>& counts, const std::vector<Displacement>& displs,
+             const std::vector<datatype::TypeRef>& types, std::size_t i) {
+  return {base + static_cast<std::ptrdiff_t>(displs[i]), static_cast<std::size_t>(counts[i]), types[i]};
+}
+
 // The families (algorithms/*.cpp).
 std::span<const Algorithm> rooted_algorithms();      // barrier, bcast, gather(v), scatter(v)
 std::span<const Algorithm> exchange_algorithms();    // allgather(v), alltoall(v, w)

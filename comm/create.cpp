@@ -31,15 +31,11 @@ std::unique_ptr<Communicator> make(std::vector<int> world_ranks, int slot, int m
 }
 
 View joined_view(const Communicator& c, std::vector<int>& members) {
-  const int me = c.world_rank(c.rank);
-  if (!c.inter()) {
-    members = c.world_ranks;
-    return {c.collective_context(), c.rank, &members};
-  }
   members = c.world_ranks;
+  if (!c.inter()) return {c.collective_context(), c.rank, &members};
   members.insert(members.end(), c.remote_world_ranks.begin(), c.remote_world_ranks.end());
   std::sort(members.begin(), members.end());
-  return {c.collective_context(), joined_index(members, me), &members};
+  return {c.collective_context(), joined_index(members, c.world_rank(c.rank)), &members};
 }
 
 int joined_index(const std::vector<int>& sorted_members, int world_rank) {

@@ -112,18 +112,6 @@ VertexId level(Operation op, Args sub, const Step& st, int tag_offset, Schedule&
   return s.embed(first, st.leaders, tag_offset, before);
 }
 
-void set_send(Args& a, const Data& d) {
-  a.sendbuf = reinterpret_cast<const void*>(d.buf.at);
-  a.send_area = d.buf.area;
-  a.sendcount = d.count;
-  a.sendtype = d.type;
-}
-void set_recv(Args& a, const Data& d) {
-  a.recvbuf = reinterpret_cast<void*>(d.buf.at);
-  a.recv_area = d.buf.area;
-  a.recvcount = d.count;
-  a.recvtype = d.type;
-}
 bool same(const Buf& x, const Buf& y) { return x.area == y.area && x.at == y.at; }
 
 // ---- Bcast, Barrier -----------------------------------------------------------------------------------------------

@@ -29,19 +29,6 @@ Data send_data(const Args& a) { return {a.send_buf(), a.sendcount, a.sendtype}; 
 Data nowhere(std::size_t count, const datatype::TypeRef& type) { return {Buf{}, count, type}; }  // insignificant here
 Data recv_data(const Args& a) { return {a.recv_buf(), a.recvcount, a.recvtype}; }
 
-void set_send(Args& a, const Data& d) {
-  a.sendbuf = reinterpret_cast<const void*>(d.buf.at);
-  a.send_area = d.buf.area;
-  a.sendcount = d.count;
-  a.sendtype = d.type;
-}
-void set_recv(Args& a, const Data& d) {
-  a.recvbuf = reinterpret_cast<void*>(d.buf.at);
-  a.recv_area = d.buf.area;
-  a.recvcount = d.count;
-  a.recvtype = d.type;
-}
-
 // `op` with `sub`'s buffers over this rank's group (root: its rank 0), after `after`; returns its end. The binomial
 // algorithm where it applies (it keeps a non-commutative operator's order), else the registry's first.
 VertexId in_group(Operation op, Args sub, const Args& a, int tag_offset, Schedule& s, VertexId after) {
@@ -95,20 +82,10 @@ void reduce(const Args& a, Schedule& s) {
   if (leads(a)) s.send(result, a.root, kAcross, {reduced});
 }
 
-// Block i of a v (or w: `bytes`) layout: counts and displacements per remote rank.
-Data block(Buf base, const std::vector<int>& counts, const std::vector<int>& displs, const datatype::TypeRef& type,
-           int i) {
-  return {base + static_cast<std::ptrdiff_t>(displs[i]) * type->extent(), static_cast<std::size_t>(counts[i]), type};
-}
-Data block_w(Buf base, const std::vector<int>& counts, const std::vector<int>& displs,
-             const std::vector<datatype::TypeRef>& types, int i) {
-  return {base + displs[i], static_cast<std::size_t>(counts[i]), types[i]};
-}
-
 void gather(const Args& a, Schedule& s, bool v) {
   if (is_root(a))
     for (int j = 0; j < a.remote_size; ++j)
-      s.recv(v ? block(a.recv_buf(), a.recvcounts, a.rdispls, a.recvtype, j)
+      s.recv(v ? block_v(a.recv_buf(), a.recvcounts, a.rdispls, a.recvtype, j)
                : elements(recv_data(a), static_cast<std::size_t>(j) * a.recvcount, a.recvcount),
              a.remote_base + j, kAcross);
   if (!in_root_group(a)) s.send(send_data(a), a.root, kAcross);
@@ -117,7 +94,7 @@ void gather(const Args& a, Schedule& s, bool v) {
 void scatter(const Args& a, Schedule& s, bool v) {
   if (is_root(a))
     for (int j = 0; j < a.remote_size; ++j)
-      s.send(v ? block(a.send_buf(), a.sendcounts, a.sdispls, a.sendtype, j)
+      s.send(v ? block_v(a.send_buf(), a.sendcounts, a.sdispls, a.sendtype, j)
                : elements(send_data(a), static_cast<std::size_t>(j) * a.sendcount, a.sendcount),
              a.remote_base + j, kAcross);
   if (!in_root_group(a)) s.recv(recv_data(a), a.root, kAcross);
@@ -134,7 +111,7 @@ void pairwise(const Args& a, Schedule& s, Out out, In into) {
 
 void allgather(const Args& a, Schedule& s, bool v) {
   pairwise(a, s, [&](int) { return send_data(a); }, [&](int j) {
-    return v ? block(a.recv_buf(), a.recvcounts, a.rdispls, a.recvtype, j)
+    return v ? block_v(a.recv_buf(), a.recvcounts, a.rdispls, a.recvtype, j)
              : elements(recv_data(a), static_cast<std::size_t>(j) * a.recvcount, a.recvcount);
   });
 }
@@ -147,8 +124,8 @@ void alltoall(const Args& a, Schedule& s) {
 
 void alltoallv(const Args& a, Schedule& s) {
   pairwise(
-      a, s, [&](int j) { return block(a.send_buf(), a.sendcounts, a.sdispls, a.sendtype, j); },
-      [&](int j) { return block(a.recv_buf(), a.recvcounts, a.rdispls, a.recvtype, j); });
+      a, s, [&](int j) { return block_v(a.send_buf(), a.sendcounts, a.sdispls, a.sendtype, j); },
+      [&](int j) { return block_v(a.recv_buf(), a.recvcounts, a.rdispls, a.recvtype, j); });
 }
 
 void alltoallw(const Args& a, Schedule& s) {

@@ -12,16 +12,6 @@ constexpr int kProcNull = -1;  // MPI_PROC_NULL
 Data send_data(const Args& a) { return {a.send_buf(), a.sendcount, a.sendtype}; }
 Data recv_data(const Args& a) { return {a.recv_buf(), a.recvcount, a.recvtype}; }
 
-// Block i of a v layout (counts and displacements in elements), or of a w layout (displacements in bytes).
-Data block_v(Buf base, const std::vector<int>& counts, const std::vector<int>& displs, const datatype::TypeRef& type,
-             std::size_t i) {
-  return {base + static_cast<std::ptrdiff_t>(displs[i]) * type->extent(), static_cast<std::size_t>(counts[i]), type};
-}
-Data block_w(Buf base, const std::vector<int>& counts, const std::vector<std::ptrdiff_t>& displs,
-             const std::vector<datatype::TypeRef>& types, std::size_t i) {
-  return {base + displs[i], static_cast<std::size_t>(counts[i]), types[i]};
-}
-
 // Receives into `into(i)` from each source i and sends `out(j)` to each destination j.
 template <class Out, class In>
 void exchange(const Args& a, Schedule& s, Out out, In into) {
