@@ -16,6 +16,8 @@ using comm::CartTopology;
 using comm::DistGraphTopology;
 using comm::GraphTopology;
 
+int strata_mpi_unweighted = 0, strata_mpi_weights_empty = 0;  // mpi.h: MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY
+
 namespace {
 
 // The new communicator of the first `members` ranks of `parent` (the others get MPI_COMM_NULL), carrying `t`.

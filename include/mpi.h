@@ -404,8 +404,11 @@ STRATA_DECLARE(int, NULL_DELETE_FN, (MPI_Comm comm, int keyval, void *attribute_
 #define MPI_GRAPH 1
 #define MPI_CART 2
 #define MPI_DIST_GRAPH 3
-#define MPI_UNWEIGHTED ((int *)2)
-#define MPI_WEIGHTS_EMPTY ((int *)3)
+/* Addresses of objects in libmpi, not small integers cast to pointers: compilers then see valid arrays where
+ * programs pass them as `const int[]` (no -Wstringop-overread warnings in user code). */
+extern int strata_mpi_unweighted, strata_mpi_weights_empty;
+#define MPI_UNWEIGHTED (&strata_mpi_unweighted)
+#define MPI_WEIGHTS_EMPTY (&strata_mpi_weights_empty)
 STRATA_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]))
 STRATA_DECLARE(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                                   MPI_Comm *comm_cart))
