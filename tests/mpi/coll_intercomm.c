@@ -241,6 +241,9 @@ int main(int argc, char **argv) {
 #ifdef STRATA /* MPICH 4.0.2 does not check these */
   TEST_EXPECT_ERROR(MPI_Allreduce(MPI_IN_PLACE, &y, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_BUFFER, "MPI_Allreduce");
   TEST_EXPECT_ERROR(MPI_Exscan(&x, &y, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_COMM, "MPI_Exscan");
+  TEST_EXPECT_ERROR(MPI_Allgather(&x, -1, MPI_INT, &y, 1, MPI_INT, inter), MPI_ERR_COUNT, "MPI_Allgather");
+  TEST_EXPECT_ERROR(MPI_Alltoallv(&x, NULL, NULL, MPI_INT, &y, NULL, NULL, MPI_INT, inter), MPI_ERR_ARG,
+                    "MPI_Alltoallv");
 #endif
   check_allreduce(0, 3);
 

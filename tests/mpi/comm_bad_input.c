@@ -88,6 +88,10 @@ int main(int argc, char **argv) {
 #ifdef STRATA /* MPICH does not detect freed info handles either */
   TEST_EXPECT_ERROR(MPI_Comm_dup_with_info(MPI_COMM_WORLD, freed_info, &out), MPI_ERR_INFO,
                     "MPI_Comm_dup_with_info");
+  MPI_Request no_request = MPI_REQUEST_NULL;
+  TEST_EXPECT_ERROR(MPI_Comm_idup_with_info(MPI_COMM_WORLD, freed_info, &out, &no_request), MPI_ERR_INFO,
+                    "MPI_Comm_idup_with_info");
+  CHECK(no_request == MPI_REQUEST_NULL);
   TEST_EXPECT_ERROR(MPI_Comm_set_info(MPI_COMM_WORLD, freed_info), MPI_ERR_INFO, "MPI_Comm_set_info");
   TEST_EXPECT_ERROR(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, freed_info, &out), MPI_ERR_INFO,
                     "MPI_Comm_split_type");

@@ -185,6 +185,12 @@ int main(int argc, char **argv) {
   TEST_EXPECT_ERROR(MPI_Intercomm_create_from_groups(halves[parity], nl, halves[1 - parity], 0, "strata halves",
                                                      MPI_INFO_NULL, MPI_ERRORS_RETURN, &from_groups),
                     MPI_ERR_RANK, "MPI_Intercomm_create_from_groups");
+  TEST_EXPECT_ERROR(MPI_Intercomm_create_from_groups(halves[parity], 0, halves[parity], 0, "strata halves",
+                                                     MPI_INFO_NULL, MPI_ERRORS_RETURN, &from_groups),
+                    MPI_ERR_GROUP, "MPI_Intercomm_create_from_groups");
+  TEST_EXPECT_ERROR(MPI_Intercomm_create_from_groups(halves[parity], 0, halves[1 - parity], 0, NULL, MPI_INFO_NULL,
+                                                     MPI_ERRORS_RETURN, &from_groups),
+                    MPI_ERR_ARG, "MPI_Intercomm_create_from_groups");
 #endif
   CHECK_MPI(MPI_Group_free(&halves[0]));
   CHECK_MPI(MPI_Group_free(&halves[1]));

@@ -115,10 +115,18 @@ static void bad_input(void) {
   unsigned char *msg = test_malloc(kLarge);
   test_fill(msg, MPI_BYTE, kSmall, rank, right, 7);
 #ifdef STRATA /* MPICH and Open MPI grow or bypass the buffer for a message larger than it */
+  int got_size_unused = 0;
+  TEST_EXPECT_ERROR(MPI_Buffer_attach(buffer, -1), MPI_ERR_ARG, "MPI_Buffer_attach");
   TEST_EXPECT_ERROR(MPI_Bsend(msg, kSmall, MPI_BYTE, right, 7, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Bsend");
   CHECK_MPI(MPI_Buffer_attach(buffer, bytes));
   TEST_EXPECT_ERROR(MPI_Bsend(msg, kLarge, MPI_BYTE, right, 7, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Bsend");
   TEST_EXPECT_ERROR(MPI_Buffer_attach(other, bytes), MPI_ERR_BUFFER, "MPI_Buffer_attach");
+  MPI_Request req = MPI_REQUEST_NULL;
+  TEST_EXPECT_ERROR(MPI_Ibsend(msg, kSmall, MPI_BYTE, right, 7, MPI_COMM_WORLD, NULL), MPI_ERR_ARG, "MPI_Ibsend");
+  TEST_EXPECT_ERROR(MPI_Bsend_init(msg, -1, MPI_BYTE, right, 7, MPI_COMM_WORLD, &req), MPI_ERR_COUNT,
+                    "MPI_Bsend_init");
+  CHECK(req == MPI_REQUEST_NULL);
+  TEST_EXPECT_ERROR(MPI_Buffer_detach(NULL, &got_size_unused), MPI_ERR_ARG, "MPI_Buffer_detach");
 #else
   CHECK_MPI(MPI_Buffer_attach(buffer, bytes));
 #endif
