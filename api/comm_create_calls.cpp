@@ -68,7 +68,7 @@ int inherit(const char* call, MPI_Comm parent_handle, const comm::Communicator& 
   if (!dup) return MPI_SUCCESS;
   c.hints = parent.hints;
   c.hw_level = parent.hw_level;
-  if (int rc = copy_attributes(parent_handle, parent, c); rc != MPI_SUCCESS) {
+  if (int rc = copy_attributes(parent_handle, parent.attributes, c.attributes); rc != MPI_SUCCESS) {
     disinherit(c);
     return raise(call, parent_handle, error_class_of(rc), "an attribute copy callback failed");
   }
@@ -76,7 +76,7 @@ int inherit(const char* call, MPI_Comm parent_handle, const comm::Communicator& 
 }
 
 void disinherit(comm::Communicator& c) {
-  delete_attributes(MPI_COMM_NULL, c);
+  delete_attributes(MPI_COMM_NULL, c.attributes);
   release_errhandler(c.errhandler);
 }
 
@@ -159,7 +159,7 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
     check.fail(MPI_ERR_COMM, describe_comm(*comm) + " is predefined and cannot be freed");
   if (!check.ok()) return check.raise();
   const MPI_Comm handle = *comm;
-  const int rc = delete_attributes(handle, *c);
+  const int rc = delete_attributes(handle, c->attributes);
   const MPI_Errhandler handler = c->errhandler;
   if (!defer_slot_release(c->slot())) comm::release(*c);
   comms().remove(handle);

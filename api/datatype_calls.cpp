@@ -1,9 +1,11 @@
-// Derived datatype constructors (MPI-4.0 5.1.2 - 5.1.7), MPI_Type_dup, MPI_Type_commit and MPI_Type_free. The
+// Derived datatype constructors (MPI-4.0 5.1.2 - 5.1.7), MPI_Type_dup, MPI_Type_commit and MPI_Type_free (the last
+// two also copy and delete attributes, type_attr_calls.cpp). The
 // types are built in datatype/construct.*; this file checks handles and arrays and hands out handles. Errors go to
 // MPI_COMM_SELF's handler: these calls have no communicator.
 #include <string>
 #include <vector>
 
+#include "api/attributes.hpp"
 #include "api/check.hpp"
 #include "datatype/construct.hpp"
 
@@ -199,7 +201,16 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   Check check("MPI_Type_dup");
   datatype::TypeRef old;
   check.type(oldtype, old);
-  return construct(check, newtype, [&](datatype::TypeRef& out) { return datatype::dup(old, out); });
+  if (int rc = construct(check, newtype, [&](datatype::TypeRef& out) { return datatype::dup(old, out); }))
+    return rc;
+  // The attributes follow (MPI-4.0 7.7.4); if a copy callback fails, the new type goes again, with what was copied.
+  if (int rc = copy_type_attributes(oldtype, *newtype); rc != MPI_SUCCESS) {
+    delete_type_attributes(*newtype);
+    datatypes().remove(*newtype);
+    *newtype = MPI_DATATYPE_NULL;
+    return check.fail(error_class_of(rc), "an attribute copy callback returned error " + std::to_string(rc)).raise();
+  }
+  return MPI_SUCCESS;
 }
 
 STRATA_PMPI(Type_commit)
@@ -222,7 +233,10 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
   if (check.ok()) check.type(*datatype, t);
   if (check.ok() && t->predefined) check.fail(MPI_ERR_TYPE, "cannot free the predefined datatype " + t->name);
   if (!check.ok()) return check.raise();
+  const int rc = delete_type_attributes(*datatype);  // the type goes even if a delete callback fails
   datatypes().remove(*datatype);
   *datatype = MPI_DATATYPE_NULL;
+  if (rc != MPI_SUCCESS)
+    return check.fail(error_class_of(rc), "an attribute delete callback returned error " + std::to_string(rc)).raise();
   return MPI_SUCCESS;
 }

@@ -73,8 +73,8 @@ extern "C" int PMPI_Finalize(void) {
   if (!check.ok()) return check.raise();
   // MPI-4.0 11.2.2: MPI_COMM_SELF's attributes are deleted first, as if it were freed, while MPI still works;
   // then MPI_COMM_WORLD's.
-  int attr_rc = delete_attributes(MPI_COMM_SELF, g_self);
-  if (int rc = delete_attributes(MPI_COMM_WORLD, g_world); attr_rc == MPI_SUCCESS) attr_rc = rc;
+  int attr_rc = delete_attributes(MPI_COMM_SELF, g_self.attributes);
+  if (int rc = delete_attributes(MPI_COMM_WORLD, g_world.attributes); attr_rc == MPI_SUCCESS) attr_rc = rc;
   release_windows_at_finalize();  // windows the program did not free (MPI-4.0 11.2.2 leaves them to us)
   finish_buffered_sends();        // buffered messages still in the attached buffer are delivered
   Status s = transport::engine().finalize();

@@ -1,10 +1,11 @@
-// A window's attributes, name and hints (MPI-4.0 12.2.6, 12.2.7, 7.8): MPI_Win_get_attr with the predefined
-// MPI_WIN_* keys (user keyvals on windows, MPI_Win_create_keyval, are not offered), MPI_Win_set_name /
-// get_name, MPI_Win_set_info / get_info.
+// A window's attributes, name and hints (MPI-4.0 12.2.6, 12.2.7, 7.7.3, 7.8): MPI_Win_get_attr with the predefined
+// MPI_WIN_* keys, the user's keyvals on windows (MPI_Win_create_keyval ..., bodies in attr_calls.cpp),
+// MPI_Win_set_name / get_name, MPI_Win_set_info / get_info.
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#include "api/attributes.hpp"
 #include "api/windows.hpp"
 
 using namespace strata;
@@ -20,32 +21,89 @@ int g_model = MPI_WIN_UNIFIED;
 
 static_assert(std::is_same_v<MPI_Aint, std::intptr_t>, "MPI_WIN_SIZE points at rma::Window::size_attr");
 
+// MPI_WIN_BASE is the base address itself, the others a pointer to the value (MPI_Aint* for MPI_WIN_SIZE, int* for
+// the rest), as MPI-4.0 12.2.6 specifies for C.
+void* predefined_window_value(rma::Window& w, int keyval) {
+  switch (keyval) {
+    case MPI_WIN_BASE: return w.base(w.rank());
+    case MPI_WIN_SIZE: return &w.size_attr;
+    case MPI_WIN_DISP_UNIT: return &w.disp_unit_attr;
+    case MPI_WIN_CREATE_FLAVOR: return &g_flavor;
+    case MPI_WIN_MODEL: return &g_model;
+  }
+  return nullptr;
+}
+
+int raise_if_failed(const char* call, MPI_Win win, const Check& check) {
+  return check.ok() ? MPI_SUCCESS : raise_on_window(call, win, check.status());
+}
+
 }  // namespace
 
-// attribute_val is really a void**: MPI_WIN_BASE stores the base address itself, the others a pointer to the value
-// (MPI_Aint* for MPI_WIN_SIZE, int* for the rest), as MPI-4.0 12.2.6 specifies for C.
+STRATA_PMPI(WIN_NULL_COPY_FN)
+extern "C" int PMPI_WIN_NULL_COPY_FN(MPI_Win, int, void*, void*, void*, int* flag) {
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(WIN_DUP_FN)
+extern "C" int PMPI_WIN_DUP_FN(MPI_Win, int, void*, void* attribute_val_in, void* attribute_val_out, int* flag) {
+  *static_cast<void**>(attribute_val_out) = attribute_val_in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+STRATA_PMPI(WIN_NULL_DELETE_FN)
+extern "C" int PMPI_WIN_NULL_DELETE_FN(MPI_Win, int, void*, void*) { return MPI_SUCCESS; }
+
+STRATA_PMPI(Win_create_keyval)
+extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy, MPI_Win_delete_attr_function* destroy,
+                                      int* win_keyval, void* extra_state) {
+  Check check("MPI_Win_create_keyval");
+  create_keyval(check, AttributeHolder::window, copy, destroy, win_keyval, extra_state);
+  return check.ok() ? MPI_SUCCESS : check.raise();
+}
+
+STRATA_PMPI(Win_free_keyval)
+extern "C" int PMPI_Win_free_keyval(int* win_keyval) {
+  Check check("MPI_Win_free_keyval");
+  free_keyval(check, AttributeHolder::window, win_keyval);
+  return check.ok() ? MPI_SUCCESS : check.raise();
+}
+
+STRATA_PMPI(Win_set_attr)
+extern "C" int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val) {
+  rma::Window* w = nullptr;
+  Check check("MPI_Win_set_attr");
+  check_window(check, win, w);
+  set_attr(check, AttributeHolder::window, win, w ? &w->attributes : nullptr, win_keyval, attribute_val);
+  return raise_if_failed("MPI_Win_set_attr", win, check);
+}
+
+// attribute_val is really a void**.
 STRATA_PMPI(Win_get_attr)
 extern "C" int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag) {
   rma::Window* w = nullptr;
   Check check("MPI_Win_get_attr");
-  check_window(check, win, w).not_null(attribute_val, "attribute_val").not_null(flag, "flag");
-  void* value = nullptr;
-  if (check.ok()) {
-    switch (win_keyval) {
-      case MPI_WIN_BASE: value = w->base(w->rank()); break;
-      case MPI_WIN_SIZE: value = &w->size_attr; break;
-      case MPI_WIN_DISP_UNIT: value = &w->disp_unit_attr; break;
-      case MPI_WIN_CREATE_FLAVOR: value = &g_flavor; break;
-      case MPI_WIN_MODEL: value = &g_model; break;
-      default:
-        check.fail(MPI_ERR_KEYVAL, "invalid window keyval " + std::to_string(win_keyval) +
-                                       " (windows have only the predefined MPI_WIN_* attributes)");
-    }
+  check_window(check, win, w);
+  if (check.ok() && is_predefined_keyval(AttributeHolder::window, win_keyval)) {
+    check.not_null(attribute_val, "attribute_val").not_null(flag, "flag");
+    if (!check.ok()) return raise_if_failed("MPI_Win_get_attr", win, check);
+    *static_cast<void**>(attribute_val) = predefined_window_value(*w, win_keyval);
+    *flag = 1;
+    return MPI_SUCCESS;
   }
-  if (!check.ok()) return raise_on_window("MPI_Win_get_attr", win, check.status());
-  *static_cast<void**>(attribute_val) = value;
-  *flag = 1;
-  return MPI_SUCCESS;
+  get_attr(check, AttributeHolder::window, w ? &w->attributes : nullptr, win_keyval, attribute_val, flag);
+  return raise_if_failed("MPI_Win_get_attr", win, check);
+}
+
+STRATA_PMPI(Win_delete_attr)
+extern "C" int PMPI_Win_delete_attr(MPI_Win win, int win_keyval) {
+  rma::Window* w = nullptr;
+  Check check("MPI_Win_delete_attr");
+  check_window(check, win, w);
+  delete_attr(check, AttributeHolder::window, win, w ? &w->attributes : nullptr, win_keyval);
+  return raise_if_failed("MPI_Win_delete_attr", win, check);
 }
 
 STRATA_PMPI(Win_set_name)

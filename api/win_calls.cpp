@@ -2,6 +2,7 @@
 // handle conversions (MPI-4.0 12.2.3, 12.2.5, 12.2.7). The window itself is rma::Window (rma/window.hpp).
 #include <strings.h>
 
+#include "api/attributes.hpp"
 #include "api/windows.hpp"
 #include "comm/group.hpp"
 #include "runtime/state.hpp"
@@ -84,7 +85,10 @@ extern "C" int PMPI_Win_free(MPI_Win* win) {
   if (check.ok())
     if (Status s = w->epochs.free(); !s.ok()) check.fail(s.error_class, s.message);
   if (!check.ok()) return raise_on_window(call, win ? *win : MPI_WIN_NULL, check.status());
-  const Status s = rma::free_window(*w);
+  const int attr_rc = delete_attributes(*win, w->attributes);  // while the window still works (MPI-4.0 7.7.3)
+  Status s = rma::free_window(*w);
+  if (s.ok() && attr_rc != MPI_SUCCESS)
+    s = error(error_class_of(attr_rc), "an attribute delete callback returned error " + std::to_string(attr_rc));
   const MPI_Errhandler handler = w->errhandler;
   windows().remove(*win);
   delete w;

@@ -398,6 +398,24 @@ STRATA_DECLARE(int, NULL_COPY_FN, (MPI_Comm oldcomm, int keyval, void *extra_sta
 STRATA_DECLARE(int, DUP_FN, (MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
                              void *attribute_val_out, int *flag))
 STRATA_DECLARE(int, NULL_DELETE_FN, (MPI_Comm comm, int keyval, void *attribute_val, void *extra_state))
+/* Attributes on datatypes (MPI-4.0 7.7.4) */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                          void *extra_state);
+STRATA_DECLARE(int, Type_create_keyval,
+               (MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn,
+                int *type_keyval, void *extra_state))
+STRATA_DECLARE(int, Type_free_keyval, (int *type_keyval))
+STRATA_DECLARE(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val))
+STRATA_DECLARE(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag))
+STRATA_DECLARE(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval))
+STRATA_DECLARE(int, TYPE_NULL_COPY_FN, (MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag))
+STRATA_DECLARE(int, TYPE_DUP_FN, (MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in,
+                                  void *attribute_val_out, int *flag))
+STRATA_DECLARE(int, TYPE_NULL_DELETE_FN,
+               (MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state))
 
 /* Virtual process topologies (MPI-4.0 chapter 8). Ranks are never reordered: `reorder` is accepted and has no
  * effect, so rank r of the new communicator is rank r of the old. */
@@ -786,7 +804,23 @@ STRATA_DECLARE(int, Win_flush, (int rank, MPI_Win win))
 STRATA_DECLARE(int, Win_flush_all, (MPI_Win win))
 STRATA_DECLARE(int, Win_flush_local, (int rank, MPI_Win win))
 STRATA_DECLARE(int, Win_flush_local_all, (MPI_Win win))
+/* Window attributes (MPI-4.0 12.2.6, 7.7.3): the predefined MPI_WIN_* ones and the user's. Windows are never
+ * duplicated, so a window copy callback is never called. */
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in,
+                                       void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
+STRATA_DECLARE(int, Win_create_keyval,
+               (MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn,
+                int *win_keyval, void *extra_state))
+STRATA_DECLARE(int, Win_free_keyval, (int *win_keyval))
+STRATA_DECLARE(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val))
 STRATA_DECLARE(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag))
+STRATA_DECLARE(int, Win_delete_attr, (MPI_Win win, int win_keyval))
+STRATA_DECLARE(int, WIN_NULL_COPY_FN, (MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in,
+                                       void *attribute_val_out, int *flag))
+STRATA_DECLARE(int, WIN_DUP_FN, (MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in,
+                                 void *attribute_val_out, int *flag))
+STRATA_DECLARE(int, WIN_NULL_DELETE_FN, (MPI_Win win, int win_keyval, void *attribute_val, void *extra_state))
 STRATA_DECLARE(int, Win_set_name, (MPI_Win win, const char *win_name))
 STRATA_DECLARE(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
 STRATA_DECLARE(int, Win_set_info, (MPI_Win win, MPI_Info info))

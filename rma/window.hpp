@@ -32,6 +32,7 @@ struct Window {
   std::string name;
   runtime::Info hints;
   int errhandler = 0;
+  std::vector<std::pair<int, void*>> attributes;  // (keyval, value)
   std::intptr_t size_attr = 0;  // MPI_WIN_SIZE and MPI_WIN_DISP_UNIT hand out pointers to these
   int disp_unit_attr = 1;
 

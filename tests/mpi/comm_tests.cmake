@@ -27,6 +27,7 @@ set(STRATA_COMM_TEST_PROGRAMS
     attr_predefined
     attr_finalize
     attr_bad_input
+    attr_type_win
     errhandler_user
     errhandler_codes
     errhandler_abort
@@ -105,7 +106,7 @@ foreach(program info_basic info_bad_input)
 endforeach()
 
 # ---- Attributes ------------------------------------------------------------------------------------------------
-foreach(program attr_comm attr_predefined attr_finalize attr_bad_input)
+foreach(program attr_comm attr_predefined attr_finalize attr_bad_input attr_type_win)
   foreach(np 1 2 4)
     strata_mpi_test(${program} NP ${np})
   endforeach()
@@ -113,6 +114,7 @@ endforeach()
 strata_mpi_test(attr_predefined NP 8)
 strata_mpi_test(attr_predefined NP 4 NODES node)
 strata_mpi_test(attr_comm NP 4 NODES slot)
+strata_mpi_test(attr_type_win NP 4 NODES node)
 
 # ---- Error handlers --------------------------------------------------------------------------------------------
 foreach(np 1 2 4 8)
