@@ -80,6 +80,9 @@ class HandleTable {
   std::vector<int> free_;
 };
 
+struct SendRecvParts;  // derived_requests.hpp
+struct Generalized;
+
 // A point-to-point request as the API sees it: the transport request plus what only the API needs.
 struct ApiRequest : transport::Request {
   bool proc_null = false;    // to or from MPI_PROC_NULL: completes at once
@@ -93,6 +96,10 @@ struct ApiRequest : transport::Request {
   std::shared_ptr<coll::Collective> collective_run;
   int collective_tag_base = 0;
   uint64_t collective_starts = 0;
+  // Requests the api layer completes itself, not the engine (derived_requests.hpp): MPI_Isendrecv's send and
+  // receive, or a generalized request's callbacks.
+  std::shared_ptr<SendRecvParts> parts;
+  std::shared_ptr<Generalized> generalized;
 };
 
 HandleTable<comm::Communicator>& comms();

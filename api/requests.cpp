@@ -1,5 +1,6 @@
 // Request completion (MPI-4.0 sections 3.7.3-3.7.5, 3.8.4, 3.9): Wait/Test and their any/all/some forms, Start,
-// Request_free, Request_get_status, Cancel, Get_count.
+// Request_free, Request_get_status, Cancel, Get_count. MPI_Isendrecv's and generalized requests differ in a few
+// places (derived_requests.hpp).
 //
 // A request handle is null, inactive (a persistent request not started, or already returned by a Wait/Test), or
 // active. Waiting on null or inactive requests returns at once with an empty status.
@@ -7,7 +8,7 @@
 #include <vector>
 
 #include "api/coll_launch.hpp"
-#include "api/p2p.hpp"
+#include "api/derived_requests.hpp"
 #include "runtime/progress.hpp"
 
 using namespace strata;
@@ -44,6 +45,10 @@ bool done(const ApiRequest* r) { return pending(r) && r->complete; }
 
 // Returns a completed request to the user: its status, its error, and its release (non-persistent ones).
 int retire(const char* call, MPI_Request* handle, ApiRequest* r, MPI_Status* status) {
+  if (r->generalized) {  // never persistent: released here
+    query_generalized(*r);
+    free_generalized(*r);
+  }
   write_status(*r, status);
   int rc = request_error(call, *r);
   r->active = false;
@@ -287,6 +292,7 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Statu
   }
   if (!r->complete) runtime::progress();
   *flag = r->complete;
+  if (*flag && r->generalized) query_generalized(*r);
   if (*flag) write_status(*r, status);  // the request stays as it is
   return MPI_SUCCESS;
 }
@@ -299,6 +305,7 @@ extern "C" int PMPI_Request_free(MPI_Request* request) {
   if (check.ok() && pending(r) && r->collective)
     check.fail(MPI_ERR_REQUEST, "cannot free an active collective request (nonblocking or persistent)");
   if (!check.ok()) return check.raise();
+  if (r->generalized) return release_generalized(request, r);
   requests().remove(*request);
   *request = MPI_REQUEST_NULL;
   if (pending(r) && !r->complete)
@@ -318,7 +325,12 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   if (!check.ok()) return check.raise();
   // A receive or send that no one has matched yet is cancelled (a send once its receiver's progress has taken it
   // back); a matched one, or a send already gone out eagerly, completes as usual (MPI-4.0 3.8.4 allows both).
-  if (pending(r) && !r->complete) transport::engine().cancel(r);
+  if (r->generalized && pending(r)) return cancel_generalized(*r);  // also when complete: cancel_fn is told
+  if (!pending(r) || r->complete) return MPI_SUCCESS;
+  if (r->parts)
+    cancel_parts(*r);
+  else
+    transport::engine().cancel(r);
   return MPI_SUCCESS;
 }
 

@@ -1,5 +1,5 @@
-// Shared-memory windows: MPI_Win_allocate_shared, MPI_Win_shared_query, MPI_Win_free, MPI_Win_get_group and the
-// handle conversions (MPI-4.0 12.2.3, 12.2.5, 12.2.7). The window itself is rma::Window (rma/window.hpp).
+// Shared-memory windows: MPI_Win_allocate_shared, MPI_Win_shared_query, MPI_Win_free, MPI_Win_get_group (MPI-4.0
+// 12.2.3, 12.2.5, 12.2.7). The window itself is rma::Window (rma/window.hpp).
 #include <strings.h>
 
 #include "api/attributes.hpp"
@@ -107,10 +107,3 @@ extern "C" int PMPI_Win_get_group(MPI_Win win, MPI_Group* group) {
   *group = add_group(comm::Group{w->comm->world_ranks});  // a new group the caller frees
   return MPI_SUCCESS;
 }
-
-// Fortran handles are the C ones (both are ints).
-STRATA_PMPI(Win_c2f)
-extern "C" MPI_Fint PMPI_Win_c2f(MPI_Win win) { return win; }
-
-STRATA_PMPI(Win_f2c)
-extern "C" MPI_Win PMPI_Win_f2c(MPI_Fint win) { return win; }

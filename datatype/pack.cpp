@@ -67,4 +67,29 @@ std::ptrdiff_t basic_elements(const Datatype& t, std::size_t bytes) {
   return rest < 0 ? -1 : static_cast<std::ptrdiff_t>(bytes / t.size * t.elements) + rest;
 }
 
+// Bytes of the first `n` (< t.elements) basic elements of one element: down the signature tree, as above.
+static std::size_t bytes_in_prefix(const Datatype& t, std::size_t n) {
+  std::size_t bytes = 0;
+  if (t.predefined) {
+    const BasicParts parts = basic_parts(t.element);
+    for (int i = 0; i < parts.count && n > 0; ++i, --n) bytes += parts.sizes[i];
+    return bytes;
+  }
+  for (const SignaturePart& part : t.signature) {
+    if (n == 0) break;
+    const Datatype& sub = *part.type;
+    if (sub.elements == 0) continue;
+    const std::size_t whole = std::min(part.repeat, n / sub.elements);
+    bytes += whole * sub.size;
+    n -= whole * sub.elements;
+    if (whole < part.repeat && n > 0) return bytes + bytes_in_prefix(sub, n);
+  }
+  return bytes;
+}
+
+std::size_t bytes_of_elements(const Datatype& t, std::size_t elements) {
+  if (t.elements == 0) return 0;
+  return elements / t.elements * t.size + bytes_in_prefix(t, elements % t.elements);
+}
+
 }  // namespace strata::datatype

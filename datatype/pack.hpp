@@ -24,5 +24,7 @@ void unpack_range(const void* in, std::size_t count, const Datatype& t, std::siz
 
 // Basic elements in the stream's first `bytes` (MPI_Get_elements); -1 when `bytes` ends inside a basic element.
 std::ptrdiff_t basic_elements(const Datatype& t, std::size_t bytes);
+// The inverse: the bytes of the stream's first `elements` basic elements (MPI_Status_set_elements).
+std::size_t bytes_of_elements(const Datatype& t, std::size_t elements);
 
 }  // namespace strata::datatype

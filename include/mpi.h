@@ -554,6 +554,11 @@ STRATA_DECLARE(int, Sendrecv,
                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status))
 STRATA_DECLARE(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                                        int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+STRATA_DECLARE(int, Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                                MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                                        int source, int recvtag, MPI_Comm comm, MPI_Request *request))
 STRATA_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 STRATA_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 STRATA_DECLARE(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
@@ -600,6 +605,17 @@ STRATA_DECLARE(int, Request_free, (MPI_Request *request))
 STRATA_DECLARE(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
 STRATA_DECLARE(int, Cancel, (MPI_Request *request))
 STRATA_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
+/* Generalized requests (MPI-4.0 13.2) and the status setters they use (13.3). */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+STRATA_DECLARE(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                                     MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                                     MPI_Request *request))
+STRATA_DECLARE(int, Grequest_complete, (MPI_Request request))
+STRATA_DECLARE(int, Status_set_cancelled, (MPI_Status *status, int flag))
+STRATA_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+STRATA_DECLARE(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
 
 /* Datatypes: constructors (MPI-4.0 5.1.2 - 5.1.7) */
 STRATA_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
@@ -830,8 +846,6 @@ STRATA_DECLARE(int, Win_create_errhandler,
 STRATA_DECLARE(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
 STRATA_DECLARE(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
 STRATA_DECLARE(int, Win_call_errhandler, (MPI_Win win, int errorcode))
-STRATA_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
-STRATA_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
 /* Memory for RMA (MPI-4.0 8.2): 64-byte aligned. A size of 0 gives NULL, which MPI_Free_mem accepts. */
 STRATA_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
 STRATA_DECLARE(int, Free_mem, (void *base))
@@ -843,6 +857,26 @@ STRATA_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
 STRATA_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
 
 /* ---- Strata extensions (MPIX_), each with a PMPIX_ twin ------------------------------------------------------ */
+/* Handle conversions between C and Fortran (MPI-4.0 19.3.4): the identity, both are ints. */
+STRATA_DECLARE(MPI_Fint, Comm_c2f, (MPI_Comm comm))
+STRATA_DECLARE(MPI_Comm, Comm_f2c, (MPI_Fint comm))
+STRATA_DECLARE(MPI_Fint, Group_c2f, (MPI_Group group))
+STRATA_DECLARE(MPI_Group, Group_f2c, (MPI_Fint group))
+STRATA_DECLARE(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
+STRATA_DECLARE(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
+STRATA_DECLARE(MPI_Fint, Op_c2f, (MPI_Op op))
+STRATA_DECLARE(MPI_Op, Op_f2c, (MPI_Fint op))
+STRATA_DECLARE(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
+STRATA_DECLARE(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
+STRATA_DECLARE(MPI_Fint, Request_c2f, (MPI_Request request))
+STRATA_DECLARE(MPI_Request, Request_f2c, (MPI_Fint request))
+STRATA_DECLARE(MPI_Fint, Info_c2f, (MPI_Info info))
+STRATA_DECLARE(MPI_Info, Info_f2c, (MPI_Fint info))
+STRATA_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message))
+STRATA_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message))
+STRATA_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
+STRATA_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+
 #define STRATA_DECLARE_X(ret, name, args) ret MPIX_##name args; ret PMPIX_##name args;
 
 /* MPIX_Get_hw_placement: where the calling process lies, as Strata's topology layer sees it (the machine of its

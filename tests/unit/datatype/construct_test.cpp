@@ -382,7 +382,21 @@ void check_fields(const Datatype& t, const Ref& r) {
   EXPECT_EQ(contiguous(t, 1), r_one_run(r)) << "contiguous(t, 1)";
 }
 
+// The inverse (MPI_Status_set_elements): the bytes of the stream's first n basic elements.
+std::size_t r_bytes_of_elements(const Ref& r, std::size_t n) {
+  if (r.entries.empty()) return 0;
+  std::size_t bytes = n / r.entries.size() * r.size();
+  for (std::size_t i = 0; i < n % r.entries.size(); ++i) bytes += r.entries[i].size;
+  return bytes;
+}
+
 void check_basic_elements(const Datatype& t, const Ref& r, std::mt19937& rng) {
+  for (std::size_t n = 0; n <= 2 * r.entries.size() + 1 && n <= 4096; ++n)
+    if (bytes_of_elements(t, n) != r_bytes_of_elements(r, n)) {
+      ADD_FAILURE() << "bytes_of_elements(" << n << "): expected " << r_bytes_of_elements(r, n) << ", got "
+                    << bytes_of_elements(t, n);
+      return;
+    }
   const std::size_t size = r.size();
   for (std::size_t i = 0, n = size <= 4096 ? 2 * size + 1 : 200; i < n; ++i) {
     const std::size_t b = size <= 4096 ? i : rng() % (2 * size + 1);  // every byte count, or a sample

@@ -1,0 +1,103 @@
+// MPI_Isendrecv and MPI_Isendrecv_replace (MPI-4.0 3.10): one request over a send and a receive, complete when both
+// are, with the receive's status. The two parts are ordinary engine requests; a poller completes the outer request.
+#include <algorithm>
+#include <memory>
+
+#include "api/derived_requests.hpp"
+#include "datatype/pack.hpp"
+#include "runtime/progress.hpp"
+
+using namespace strata;
+using namespace strata::api;
+
+namespace {
+
+std::vector<ApiRequest*>& pending_pairs() {
+  static std::vector<ApiRequest*> list;
+  return list;
+}
+
+// Completes `r` if both parts are done: true then. A freed request (MPI_Request_free while active) goes away here.
+bool try_complete(ApiRequest* r) {
+  const SendRecvParts& p = *r->parts;
+  if (!p.send.complete || !p.recv.complete) return false;
+  r->status = p.recv.status;
+  r->failure = p.recv.failure;
+  if (r->status.error == 0 && p.send.status.error != 0) {
+    r->status.error = p.send.status.error;
+    r->failure = p.send.failure.empty() ? "the send failed" : p.send.failure;
+  }
+  r->complete = true;
+  if (r->freed) delete r;
+  return true;
+}
+
+bool poll_pairs(void*) {
+  auto& list = pending_pairs();
+  const auto done = std::remove_if(list.begin(), list.end(), try_complete);
+  const bool moved = done != list.end();
+  list.erase(done, list.end());
+  if (list.empty()) runtime::remove_poller(poll_pairs, nullptr);
+  return moved;
+}
+
+int start_pair(const Operation& send_op, const Operation& recv_op, std::shared_ptr<SendRecvParts> parts,
+               MPI_Request* request) {
+  auto* r = new ApiRequest;
+  r->kind = transport::RequestKind::Recv;
+  r->comm = recv_op.handle;
+  r->active = true;
+  r->parts = std::move(parts);
+  prepare_recv(r->parts->recv, recv_op);
+  prepare_send(r->parts->send, send_op, transport::SendMode::Standard);
+  start(r->parts->recv);  // posted first, so a send to ourselves finds it
+  start(r->parts->send);
+  if (!try_complete(r)) {
+    if (pending_pairs().empty()) runtime::add_poller(poll_pairs, nullptr);
+    pending_pairs().push_back(r);
+  }
+  *request = add_request(r);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+namespace strata::api {
+
+void cancel_parts(ApiRequest& r) {
+  for (ApiRequest* part : {&r.parts->recv, &r.parts->send})
+    if (!part->complete) transport::engine().cancel(part);
+}
+
+}  // namespace strata::api
+
+STRATA_PMPI(Isendrecv)
+extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                              MPI_Comm comm, MPI_Request* request) {
+  Operation send_op, recv_op;
+  Check check("MPI_Isendrecv", comm);
+  check_send(check, sendbuf, sendcount, sendtype, dest, sendtag, comm, send_op);
+  check_recv(check, recvbuf, recvcount, recvtype, source, recvtag, comm, recv_op).not_null(request, "request");
+  if (!check.ok()) return check.raise();
+  return start_pair(send_op, recv_op, std::make_shared<SendRecvParts>(), request);
+}
+
+STRATA_PMPI(Isendrecv_replace)
+extern "C" int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                                      int recvtag, MPI_Comm comm, MPI_Request* request) {
+  Operation send_op, recv_op;
+  Check check("MPI_Isendrecv_replace", comm);
+  check_send(check, buf, count, datatype, dest, sendtag, comm, send_op);
+  check_recv(check, buf, count, datatype, source, recvtag, comm, recv_op).not_null(request, "request");
+  if (!check.ok()) return check.raise();
+  // The outgoing data is packed first, so the incoming message may overwrite the buffer.
+  auto parts = std::make_shared<SendRecvParts>();
+  parts->packed.resize(datatype::wire_bytes(*send_op.type, static_cast<std::size_t>(count)));
+  if (!parts->packed.empty())
+    datatype::pack(buf, static_cast<std::size_t>(count), *send_op.type, parts->packed.data());
+  send_op.buf = parts->packed.data();
+  send_op.type = datatype_ref(MPI_BYTE);
+  send_op.count = static_cast<int>(parts->packed.size());
+  return start_pair(send_op, recv_op, std::move(parts), request);
+}
