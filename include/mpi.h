@@ -670,6 +670,12 @@ STRATA_DECLARE(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype
 STRATA_DECLARE(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                              MPI_Datatype datatype, MPI_Comm comm))
 STRATA_DECLARE(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+/* The portable "external32" representation (MPI-4.0 13.5.2): big-endian, IEEE, the standard's sizes. */
+STRATA_DECLARE(int, Pack_external, (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                                    void *outbuf, MPI_Aint outsize, MPI_Aint *position))
+STRATA_DECLARE(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                                      void *outbuf, int outcount, MPI_Datatype datatype))
+STRATA_DECLARE(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size))
 STRATA_DECLARE(int, Get_address, (const void *location, MPI_Aint *address))
 STRATA_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
 STRATA_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))

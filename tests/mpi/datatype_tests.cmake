@@ -8,7 +8,8 @@
 set(STRATA_DATATYPE_TEST_PROGRAMS
     datatype_p2p
     datatype_calls
-    datatype_bad_input)
+    datatype_bad_input
+    datatype_external32)
 
 strata_mpi_test_programs(datatype_tests ${STRATA_DATATYPE_TEST_PROGRAMS})
 add_dependencies(mpi_tests datatype_tests)
@@ -25,3 +26,8 @@ strata_mpi_test(datatype_p2p NP 4 NODES node)
 # ---- Local calls (one rank) ------------------------------------------------------------------------------------
 strata_mpi_test(datatype_calls NP 1)
 strata_mpi_test(datatype_bad_input NP 1)
+
+# ---- External32 (MPI_Pack_external), round a ring ---------------------------------------------------------------
+strata_mpi_test(datatype_external32 NP 1)
+strata_mpi_test(datatype_external32 NP 3)
+strata_mpi_test(datatype_external32 NP 4 NODES node)
