@@ -9,6 +9,7 @@
 // that index) and filled with its content at its first use after MPI_Init. Code elsewhere in api/ should resolve
 // info handles with info_of(), which fills MPI_INFO_ENV's content (infos().get(MPI_INFO_ENV) alone may see it
 // still empty), and may make them with add_info().
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -46,14 +47,20 @@ void reserve_info_env() {
 // infos().add) can then never take MPI_INFO_ENV's index.
 [[maybe_unused]] const bool g_info_env_reserved = (reserve_info_env(), true);
 
-// What this process knows of its job right now (after MPI_Init: the job size, the node name, the thread level).
+// What this process knows of its job right now. After MPI_Init: the job size, the node name, the thread level
+// requested. Before: the size mpiexec announces in STRATA_JOB_SIZE (1 for a singleton) and the level MPI_Init
+// would request, so MPI_Info_create_env gives the same values on either side of MPI_Init (as MPICH does).
 runtime::EnvFacts current_facts() {
   runtime::EnvFacts facts;
   const runtime::State& st = runtime::state();
   if (st.phase != runtime::Phase::Before) {
     facts.maxprocs = st.world.size;
     facts.host = st.world.hostname;
-    facts.thread_level = st.thread_level;
+    facts.thread_level = st.thread_level_requested;
+  } else {
+    const char* size = std::getenv("STRATA_JOB_SIZE");
+    facts.maxprocs = size ? std::atoi(size) : 1;
+    facts.thread_level = MPI_THREAD_SINGLE;
   }
   return facts;
 }

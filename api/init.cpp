@@ -2,6 +2,7 @@
 #include <rdma/fabric.h>
 #include <pmix.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -47,8 +48,8 @@ int initialize(const char* call, int required, int* provided) {
   comms().put(index_of(MPI_COMM_WORLD), &g_world);
   comms().put(index_of(MPI_COMM_SELF), &g_self);
   // Calls are serialized by the application at most: MPI_THREAD_MULTIPLE is not offered.
-  st.thread_level = std::min(required, MPI_THREAD_SERIALIZED);
-  if (st.thread_level < MPI_THREAD_SINGLE) st.thread_level = MPI_THREAD_SINGLE;
+  st.thread_level_requested = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
+  st.thread_level = std::min(st.thread_level_requested, MPI_THREAD_SERIALIZED);
   if (provided) *provided = st.thread_level;
   st.main_thread = std::this_thread::get_id();
   st.phase = runtime::Phase::Running;

@@ -1,8 +1,8 @@
 /* Info objects (MPI-4.0 chapter 10): Info_create, Info_set, Info_get, Info_get_string (buflen in/out),
  * Info_get_valuelen, Info_get_nkeys, Info_get_nthkey, Info_delete, Info_dup, Info_free; MPI_INFO_ENV and
- * Info_create_env; the length limits (a key of MPI_MAX_INFO_KEY characters and a value of MPI_MAX_INFO_VAL
- * characters are accepted whole). Info objects are local; every rank uses its own values. Runs on any number of
- * ranks. */
+ * Info_create_env (also before MPI_Init, matching MPI_INFO_ENV after it); the length limits (a key of
+ * MPI_MAX_INFO_KEY characters and a value of MPI_MAX_INFO_VAL characters are accepted whole). Info objects are
+ * local; every rank uses its own values. Runs on any number of ranks. */
 #include "test_util.h"
 
 static int rank, size;
@@ -267,6 +267,25 @@ static void test_env(int argc, char **argv) {
   CHECK(n2 == nkeys);
 }
 
+/* MPI_Info_create_env before MPI_Init (MPI-4.0 11.4 allows it) knows what MPI_INFO_ENV says after: the same
+ * command, argv, maxprocs (the job size) and thread_level. */
+static void test_env_before_init(MPI_Info early) {
+  const char *keys[] = {"command", "argv", "maxprocs", "thread_level"};
+  for (int i = 0; i < 4; ++i) {
+    char before[MPI_MAX_INFO_VAL + 1] = "", after[MPI_MAX_INFO_VAL + 1] = "";
+    int flag_before = -1, flag_after = -1, len_before = (int)sizeof before, len_after = (int)sizeof after;
+    CHECK_MPI(MPI_Info_get_string(early, keys[i], &len_before, before, &flag_before));
+    CHECK_MPI(MPI_Info_get_string(MPI_INFO_ENV, keys[i], &len_after, after, &flag_after));
+    if (flag_before != flag_after || strcmp(before, after) != 0)
+      fprintf(stderr, "rank %d: %s before MPI_Init '%s' (%d), after '%s' (%d)\n", rank, keys[i], before,
+              flag_before, after, flag_after);
+    CHECK(flag_before == flag_after && strcmp(before, after) == 0);
+#ifdef STRATA /* MPICH 4.0.2 leaves maxprocs out */
+    if (strcmp(keys[i], "maxprocs") == 0) CHECK(flag_after == 1 && atoi(after) == size);
+#endif
+  }
+}
+
 /* Info arguments of other calls: the caller may free its object right after passing it. */
 static void test_used_by_comm(void) {
   MPI_Info info;
@@ -283,9 +302,13 @@ static void test_used_by_comm(void) {
 }
 
 int main(int argc, char **argv) {
+  MPI_Info early;
+  CHECK_MPI(MPI_Info_create_env(argc, argv, &early));
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
+  test_env_before_init(early);
+  CHECK_MPI(MPI_Info_free(&early));
 
   test_basic();
   test_many();

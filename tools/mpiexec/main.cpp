@@ -70,6 +70,7 @@ std::vector<std::string> rank_environment(const Options& options, const std::vec
     if (eq != std::string::npos && !outer_pmix) set(entry.substr(0, eq), entry.substr(eq + 1));
   }
   for (const auto& [name, value] : options.exported_env) set(name, value);
+  set("STRATA_JOB_SIZE", std::to_string(options.nprocs));  // MPI_Info_create_env's maxprocs before MPI_Init
   for (const auto& var : pmix_vars) {
     auto eq = var.find('=');
     if (eq != std::string::npos) set(var.substr(0, eq), var.substr(eq + 1));
