@@ -79,8 +79,12 @@ inline Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, int
 inline auto bcast(void* buffer, int count, MPI_Datatype type, int r) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     root(check, r, c);
-    not_in_place(check, buffer, "buffer");
     a.root = r;
+    if (c.inter() && r == MPI_PROC_NULL) {  // the root's group but the root: no argument is significant
+      a.recvtype = datatype_ref(MPI_BYTE);
+      return;
+    }
+    not_in_place(check, buffer, "buffer");
     a.recvbuf = buffer;
     a.recvcount = static_cast<std::size_t>(count > 0 ? count : 0);
     data(check, buffer, count, type, a.recvtype);

@@ -33,7 +33,12 @@ static int root_arg(int p, int r) { return p != parity ? r : me == r ? MPI_ROOT 
 static void check_bcast(int nb, int p, int r, int n) {
   int *buf = ints((size_t)n), root = root_arg(p, r);
   for (int i = 0; i < n; ++i) buf[i] = root == MPI_ROOT ? value(rank, i) : -1;
-  RUN(nb, MPI_Bcast, MPI_Ibcast, buf, n, MPI_INT, root, inter);
+#ifdef STRATA /* nothing is significant there but the root (MPI-4.0 6.4); MPICH 4.0.2 still checks the rest */
+  if (root == MPI_PROC_NULL && (r + n) % 2)
+    RUN(nb, MPI_Bcast, MPI_Ibcast, NULL, -1, MPI_DATATYPE_NULL, root, inter);
+  else
+#endif
+    RUN(nb, MPI_Bcast, MPI_Ibcast, buf, n, MPI_INT, root, inter);
   for (int i = 0; i < n; ++i) CHECK(buf[i] == (root == MPI_PROC_NULL ? -1 : value(world_of(p, r), i)));
   free(buf);
 }
