@@ -15,8 +15,8 @@ std::string describe_comm(MPI_Comm handle) {
 
 Check::Check(const char* call, MPI_Comm comm) : call_(call), comm_(comm) {
   const runtime::Phase phase = runtime::state().phase;
-  if (phase == runtime::Phase::Before) fail(MPI_ERR_OTHER, "called before MPI_Init");
-  if (phase == runtime::Phase::After) fail(MPI_ERR_OTHER, "called after MPI_Finalize");
+  if (phase == runtime::Phase::Before) fail(MPI_ERR_OTHER, "called before MPI_Init (or MPI_Session_init)");
+  if (phase == runtime::Phase::After) fail(MPI_ERR_OTHER, "called after MPI_Finalize (MPI has stopped)");
 }
 
 Check& Check::fail(int error_class, const std::string& message) {

@@ -55,3 +55,9 @@ extern "C" MPI_Fint PMPI_Win_c2f(MPI_Win win) { return win; }
 
 STRATA_PMPI(Win_f2c)
 extern "C" MPI_Win PMPI_Win_f2c(MPI_Fint win) { return win; }
+
+STRATA_PMPI(Session_c2f)
+extern "C" MPI_Fint PMPI_Session_c2f(MPI_Session session) { return session; }
+
+STRATA_PMPI(Session_f2c)
+extern "C" MPI_Session PMPI_Session_f2c(MPI_Fint session) { return session; }

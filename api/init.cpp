@@ -10,6 +10,7 @@
 #include "api/attributes.hpp"
 #include "api/check.hpp"
 #include "api/cost_probe.hpp"
+#include "api/library.hpp"
 #include "api/p2p.hpp"
 #include "api/windows.hpp"
 #include "runtime/state.hpp"
@@ -35,29 +36,60 @@ int copy_string(const std::string& s, char* out, int max, int* resultlen) {
 
 int initialize(const char* call, int required, int* provided) {
   runtime::State& st = runtime::state();
-  if (st.phase != runtime::Phase::Before)
+  if (st.world_model || st.world_finalized)
     return raise(call, MPI_COMM_WORLD, MPI_ERR_OTHER,
-                 st.phase == runtime::Phase::Running ? "MPI is already initialized" : "called after MPI_Finalize");
+                 st.world_model ? "MPI is already initialized" : "called after MPI_Finalize");
+  if (Status s = start_library(required); !s.ok()) return raise(call, MPI_COMM_NULL, s);
+  st.world_model = true;
+  st.thread_level_requested = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
+  if (provided) *provided = st.thread_level;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+namespace strata::api {
+
+Status start_library(int required) {
+  runtime::State& st = runtime::state();
+  // Calls are serialized by the application at most: MPI_THREAD_MULTIPLE is not offered. The library runs at the
+  // highest level the world model and the sessions asked for.
+  const int level = std::min(std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE), MPI_THREAD_SERIALIZED);
+  if (st.phase == runtime::Phase::Running) {
+    st.thread_level = std::max(st.thread_level, level);
+    return {};
+  }
+  st.thread_level = level;
+  if (st.phase == runtime::Phase::After)
+    return error(MPI_ERR_OTHER, "MPI has stopped (MPI_Finalize, or the last MPI_Session_finalize) and Strata "
+                                "cannot start it again in this process");
   runtime::drop_foreign_crash_handlers();
-  if (Status s = runtime::bootstrap_init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
-  if (Status s = topo::publish_binding(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
-  if (Status s = transport::engine().init(st.world); !s.ok()) return raise(call, MPI_COMM_NULL, s);
+  if (Status s = runtime::bootstrap_init(st.world); !s.ok()) return s;
+  if (Status s = topo::publish_binding(st.world); !s.ok()) return s;
+  if (Status s = transport::engine().init(st.world); !s.ok()) return s;
   g_world = comm::make_world(st.world);
   g_self = comm::make_self(st.world);
   g_world.errhandler = g_self.errhandler = MPI_ERRORS_ARE_FATAL;
   comms().put(index_of(MPI_COMM_WORLD), &g_world);
   comms().put(index_of(MPI_COMM_SELF), &g_self);
-  // Calls are serialized by the application at most: MPI_THREAD_MULTIPLE is not offered.
-  st.thread_level_requested = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
-  st.thread_level = std::min(st.thread_level_requested, MPI_THREAD_SERIALIZED);
-  if (provided) *provided = st.thread_level;
   st.main_thread = std::this_thread::get_id();
   st.phase = runtime::Phase::Running;
   probe_cost_parameters(g_world);
-  return MPI_SUCCESS;
+  return {};
 }
 
-}  // namespace
+Status stop_library() {
+  release_windows_at_finalize();  // windows the program did not free (MPI-4.0 11.2.2 leaves them to us)
+  finish_buffered_sends();        // buffered messages still in the attached buffer are delivered
+  Status s = transport::engine().finalize();
+  runtime::bootstrap_finalize();
+  comms().put(index_of(MPI_COMM_WORLD), nullptr);
+  comms().put(index_of(MPI_COMM_SELF), nullptr);
+  runtime::state().phase = runtime::Phase::After;
+  return s;
+}
+
+}  // namespace strata::api
 
 STRATA_PMPI(Init)
 extern "C" int PMPI_Init(int*, char***) { return initialize("MPI_Init", MPI_THREAD_SINGLE, nullptr); }
@@ -68,39 +100,38 @@ extern "C" int PMPI_Init_thread(int*, char***, int required, int* provided) {
   return initialize("MPI_Init_thread", required, provided);
 }
 
+// The library stops here unless a session is still in use (MPI-4.0 11.3: sessions outlive the world model).
 STRATA_PMPI(Finalize)
 extern "C" int PMPI_Finalize(void) {
+  runtime::State& st = runtime::state();
   Check check("MPI_Finalize", MPI_COMM_WORLD);
+  if (check.ok() && !st.world_model)
+    check.fail(MPI_ERR_OTHER, st.world_finalized ? "called twice" : "MPI_Init was not called");
   if (!check.ok()) return check.raise();
   // MPI-4.0 11.2.2: MPI_COMM_SELF's attributes are deleted first, as if it were freed, while MPI still works;
   // then MPI_COMM_WORLD's.
   int attr_rc = delete_attributes(MPI_COMM_SELF, g_self.attributes);
   if (int rc = delete_attributes(MPI_COMM_WORLD, g_world.attributes); attr_rc == MPI_SUCCESS) attr_rc = rc;
-  release_windows_at_finalize();  // windows the program did not free (MPI-4.0 11.2.2 leaves them to us)
-  finish_buffered_sends();        // buffered messages still in the attached buffer are delivered
-  Status s = transport::engine().finalize();
-  runtime::bootstrap_finalize();
-  comms().put(index_of(MPI_COMM_WORLD), nullptr);
-  comms().put(index_of(MPI_COMM_SELF), nullptr);
-  runtime::state().phase = runtime::Phase::After;
-  if (!s.ok()) return raise("MPI_Finalize", MPI_COMM_NULL, s);
+  st.world_model = false;
+  st.world_finalized = true;
+  if (st.sessions == 0)
+    if (Status s = stop_library(); !s.ok()) return raise("MPI_Finalize", MPI_COMM_NULL, s);
   return attr_rc == MPI_SUCCESS ? MPI_SUCCESS
                                 : raise("MPI_Finalize", MPI_COMM_NULL, error_class_of(attr_rc),
                                         "an attribute delete callback failed");
 }
 
-// Allowed before MPI_Init and after MPI_Finalize (MPI-4.0 section 11.2.1).
 STRATA_PMPI(Initialized)
 extern "C" int PMPI_Initialized(int* flag) {
   if (flag == nullptr) return raise("MPI_Initialized", MPI_COMM_NULL, MPI_ERR_ARG, "flag is NULL");
-  *flag = runtime::state().phase != runtime::Phase::Before;
+  *flag = runtime::state().world_model || runtime::state().world_finalized;
   return MPI_SUCCESS;
 }
 
 STRATA_PMPI(Finalized)
 extern "C" int PMPI_Finalized(int* flag) {
   if (flag == nullptr) return raise("MPI_Finalized", MPI_COMM_NULL, MPI_ERR_ARG, "flag is NULL");
-  *flag = runtime::state().phase == runtime::Phase::After;
+  *flag = runtime::state().world_finalized;
   return MPI_SUCCESS;
 }
 

@@ -15,14 +15,15 @@ namespace {
 constexpr uint32_t kWorldCollectiveContext = 0 * kContextsPerComm + 1;  // MPI_COMM_WORLD holds slot 0
 // Agreement tags on the world's collective context, below the idup tags: MPI_Intercomm_create's are the base minus
 // the user's tag (mod 2^30), MPI_Intercomm_create_from_groups' lie below those, the base minus a hash of the string
-// tag (mod 2^29). Concurrent calls whose tags meet there would mix their agreements: MPI asks for distinct tags,
-// and two distinct ones meet with odds of 2^-29.
+// tag (mod 2^29), and MPI_Comm_create_from_group's below those (mod 2^28). Concurrent calls whose tags meet there
+// would mix their agreements: MPI asks for distinct tags, and two distinct ones meet with odds of 2^-29 (2^-28).
 constexpr int kTagIntercommBase = -(1 << 24);
 constexpr int kTagFromGroupsBase = kTagIntercommBase - (1 << 30);
+constexpr int kTagFromGroupBase = kTagFromGroupsBase - (1 << 29) - 1;  // MPI_Comm_create_from_group's, mod 2^28
 
 int user_tag(int tag) { return kTagIntercommBase - tag % (1 << 30); }
-int string_tag(const std::string& tag) {
-  return kTagFromGroupsBase - static_cast<int>(std::hash<std::string>{}(tag) % (std::size_t{1} << 29)) - 1;
+int hashed(const std::string& tag, int base, int bits) {
+  return base - static_cast<int>(std::hash<std::string>{}(tag) % (std::size_t{1} << bits)) - 1;
 }
 
 // The intercommunicator of `local` and `remote` (world ranks in rank order, I am in `local`), its slot agreed on by
@@ -86,7 +87,22 @@ Status create_intercomm(const Communicator& local, int local_leader, const Commu
 
 Status create_intercomm_from_groups(const std::vector<int>& local, const std::vector<int>& remote,
                                     const std::string& tag, std::unique_ptr<Communicator>& out) {
-  return make_intercomm(local, remote, runtime::state().world.rank, string_tag(tag), out);
+  return make_intercomm(local, remote, runtime::state().world.rank, hashed(tag, kTagFromGroupsBase, 29), out);
+}
+
+Status create_from_string_tag(const std::vector<int>& members, const std::string& tag,
+                              std::unique_ptr<Communicator>& out) {
+  const int me = runtime::state().world.rank;
+  auto made = make(members, 0, me);
+  const int rank = static_cast<int>(std::find(members.begin(), members.end(), me) - members.begin());
+  int slot = 0;
+  if (Status s = agree_slot({kWorldCollectiveContext, rank, &made->world_ranks}, hashed(tag, kTagFromGroupBase, 28),
+                            slot);
+      !s.ok())
+    return s;
+  set_slot(*made, slot);
+  out = std::move(made);
+  return {};
 }
 
 Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Communicator>& out) {

@@ -27,6 +27,10 @@ Status create_intercomm(const Communicator& local, int local_leader, const Commu
 // every member knows, so only the context slot is agreed on, with an internal tag made from the string tag.
 Status create_intercomm_from_groups(const std::vector<int>& local, const std::vector<int>& remote,
                                     const std::string& tag, std::unique_ptr<Communicator>& out);
+// MPI_Comm_create_from_group (no parent communicator): the intracommunicator of `members` (world ranks in rank order,
+// I am one), its slot agreed on the same way. Here, next to the other string-tagged creation, for the tag ranges.
+Status create_from_string_tag(const std::vector<int>& members, const std::string& tag,
+                              std::unique_ptr<Communicator>& out);
 // Collective over both groups of `inter`: the group whose members said `high` = false comes first; if both said
 // the same, the group holding the lowest world rank.
 Status merge_intercomm(const Communicator& inter, bool high, std::unique_ptr<Communicator>& out);

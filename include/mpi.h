@@ -29,6 +29,7 @@ typedef int MPI_Request;
 typedef int MPI_Info;
 typedef int MPI_Message;
 typedef int MPI_Win;
+typedef int MPI_Session;
 typedef int MPI_Fint;
 
 typedef intptr_t MPI_Aint;
@@ -46,6 +47,7 @@ typedef long long MPI_Count;
 #define STRATA_KIND_MESSAGE 8
 #define STRATA_KIND_WIN 9
 #define STRATA_KIND_KEYVAL 10
+#define STRATA_KIND_SESSION 11
 
 #define MPI_COMM_NULL STRATA_HANDLE(STRATA_KIND_COMM, 0)
 #define MPI_COMM_WORLD STRATA_HANDLE(STRATA_KIND_COMM, 1)
@@ -64,6 +66,7 @@ typedef long long MPI_Count;
 #define MPI_MESSAGE_NULL STRATA_HANDLE(STRATA_KIND_MESSAGE, 0)
 #define MPI_MESSAGE_NO_PROC STRATA_HANDLE(STRATA_KIND_MESSAGE, 1)
 #define MPI_WIN_NULL STRATA_HANDLE(STRATA_KIND_WIN, 0)
+#define MPI_SESSION_NULL STRATA_HANDLE(STRATA_KIND_SESSION, 0)
 
 /* Attribute keys are not handles in the standard, but Strata encodes them alike so that a bad key is detected. */
 #define MPI_TAG_UB STRATA_HANDLE(STRATA_KIND_KEYVAL, 1)
@@ -185,6 +188,8 @@ typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Dataty
 #define MPI_MAX_ERROR_STRING 512
 #define MPI_MAX_LIBRARY_VERSION_STRING 8192
 #define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
 #define MPI_MAX_INFO_KEY 255
 #define MPI_MAX_INFO_VAL 1024
 
@@ -863,6 +868,25 @@ STRATA_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
 STRATA_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
 
 /* ---- Strata extensions (MPIX_), each with a PMPIX_ twin ------------------------------------------------------ */
+/* Sessions (MPI-4.0 11.3): MPI used without MPI_Init. The process sets are "mpi://WORLD" and "mpi://SELF"; a
+ * session's info has "thread_level" (the level provided), a process set's "mpi_size". */
+typedef void MPI_Session_errhandler_function(MPI_Session *, int *, ...);
+STRATA_DECLARE(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
+STRATA_DECLARE(int, Session_finalize, (MPI_Session *session))
+STRATA_DECLARE(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names))
+STRATA_DECLARE(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n, int *pset_len,
+                                           char *pset_name))
+STRATA_DECLARE(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
+STRATA_DECLARE(int, Session_get_pset_info, (MPI_Session session, const char *pset_name, MPI_Info *info))
+STRATA_DECLARE(int, Group_from_session_pset, (MPI_Session session, const char *pset_name, MPI_Group *newgroup))
+STRATA_DECLARE(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_Info info,
+                                             MPI_Errhandler errhandler, MPI_Comm *newcomm))
+STRATA_DECLARE(int, Session_create_errhandler,
+               (MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler))
+STRATA_DECLARE(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler))
+STRATA_DECLARE(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler))
+STRATA_DECLARE(int, Session_call_errhandler, (MPI_Session session, int errorcode))
+
 /* Handle conversions between C and Fortran (MPI-4.0 19.3.4): the identity, both are ints. */
 STRATA_DECLARE(MPI_Fint, Comm_c2f, (MPI_Comm comm))
 STRATA_DECLARE(MPI_Comm, Comm_f2c, (MPI_Fint comm))
@@ -882,6 +906,8 @@ STRATA_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message))
 STRATA_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message))
 STRATA_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
 STRATA_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+STRATA_DECLARE(MPI_Fint, Session_c2f, (MPI_Session session))
+STRATA_DECLARE(MPI_Session, Session_f2c, (MPI_Fint session))
 
 #define STRATA_DECLARE_X(ret, name, args) ret MPIX_##name args; ret PMPIX_##name args;
 

@@ -108,9 +108,16 @@ Info environment_info(const EnvFacts& facts) {
     set_if_fits(info, "wdir", cwd);
     std::free(cwd);
   }
-  if (facts.thread_level >= 0 && facts.thread_level < 4)
-    set_if_fits(info, "thread_level", kThreadLevels[facts.thread_level]);
+  if (const char* level = thread_level_name(facts.thread_level)) set_if_fits(info, "thread_level", level);
   return info;
+}
+
+const char* thread_level_name(int level) { return level >= 0 && level < 4 ? kThreadLevels[level] : nullptr; }
+
+int thread_level_of(const std::string& name) {
+  for (int level = 0; level < 4; ++level)
+    if (name == kThreadLevels[level]) return level;
+  return -1;
 }
 
 }  // namespace strata::runtime

@@ -58,4 +58,8 @@ struct EnvFacts {
 // thread_level (MPI_THREAD_SINGLE, ...). `soft` and `file` describe mpiexec arguments no launcher passes on.
 Info environment_info(const EnvFacts& facts);
 
+// "MPI_THREAD_SINGLE" ... "MPI_THREAD_MULTIPLE" for levels 0 .. 3 (nullptr otherwise), and back (-1 if no level).
+const char* thread_level_name(int level);
+int thread_level_of(const std::string& name);
+
 }  // namespace strata::runtime

@@ -1,5 +1,5 @@
-// Process-wide state of the MPI library: the initialisation phase (MPI_Init / MPI_Finalize), the world, the
-// thread level.
+// Process-wide state of the MPI library: whether it runs (started by MPI_Init or the first MPI_Session_init,
+// stopped when the world model and every session have ended), the world, the thread level.
 #pragma once
 #include <thread>
 
@@ -10,7 +10,10 @@ namespace strata::runtime {
 enum class Phase { Before, Running, After };
 
 struct State {
-  Phase phase = Phase::Before;
+  Phase phase = Phase::Before;  // the library's: Running while the world model or a session is in use
+  bool world_model = false;     // MPI_Init was called (MPI_Initialized), and
+  bool world_finalized = false; // MPI_Finalize too (MPI_Finalized)
+  int sessions = 0;             // MPI_Session_init calls not yet finalized
   runtime::World world;
   int thread_level = 0;            // provided (MPI_THREAD_SINGLE = 0 ... MPI_THREAD_MULTIPLE = 3)
   int thread_level_requested = 0;  // what MPI_Init_thread asked for (MPI_INFO_ENV's thread_level)
