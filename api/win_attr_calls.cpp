@@ -15,9 +15,12 @@ namespace {
 
 constexpr const char* kNoncontigKey = "alloc_shared_noncontig";
 
-// The values MPI hands out pointers to, alike for every window (only shared windows, only the unified model).
-int g_flavor = MPI_WIN_FLAVOR_SHARED;
+// The values MPI hands out pointers to, alike for every window of a flavor (every window is in the unified model:
+// shared windows are one memory, and the others are changed only by their owner, applying the operations).
+int g_flavors[] = {0, MPI_WIN_FLAVOR_CREATE, MPI_WIN_FLAVOR_ALLOCATE, MPI_WIN_FLAVOR_DYNAMIC, MPI_WIN_FLAVOR_SHARED};
 int g_model = MPI_WIN_UNIFIED;
+static_assert(static_cast<int>(rma::Flavor::Create) == MPI_WIN_FLAVOR_CREATE &&
+              static_cast<int>(rma::Flavor::Shared) == MPI_WIN_FLAVOR_SHARED);
 
 static_assert(std::is_same_v<MPI_Aint, std::intptr_t>, "MPI_WIN_SIZE points at rma::Window::size_attr");
 
@@ -28,7 +31,7 @@ void* predefined_window_value(rma::Window& w, int keyval) {
     case MPI_WIN_BASE: return w.base(w.rank());
     case MPI_WIN_SIZE: return &w.size_attr;
     case MPI_WIN_DISP_UNIT: return &w.disp_unit_attr;
-    case MPI_WIN_CREATE_FLAVOR: return &g_flavor;
+    case MPI_WIN_CREATE_FLAVOR: return &g_flavors[static_cast<int>(w.flavor)];
     case MPI_WIN_MODEL: return &g_model;
   }
   return nullptr;

@@ -1,5 +1,6 @@
-// Shared-memory windows: MPI_Win_allocate_shared, MPI_Win_shared_query, MPI_Win_free, MPI_Win_get_group (MPI-4.0
-// 12.2.3, 12.2.5, 12.2.7). The window itself is rma::Window (rma/window.hpp).
+// Window creation and release (MPI-4.0 12.2): MPI_Win_create, MPI_Win_allocate, MPI_Win_allocate_shared,
+// MPI_Win_create_dynamic with MPI_Win_attach / MPI_Win_detach, MPI_Win_shared_query, MPI_Win_free,
+// MPI_Win_get_group. The window itself is rma::Window (rma/window.hpp).
 #include <strings.h>
 
 #include "api/attributes.hpp"
@@ -19,7 +20,81 @@ bool info_true(const runtime::Info* info, const char* key) {
   return v && strcasecmp(v->c_str(), "true") == 0;
 }
 
+// The checks of this process's own window arguments. They travel with its size (rma::create), so that all
+// processes return the error together instead of some waiting for the ones that returned early.
+Check check_window_args(const char* call, MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Win* win,
+                        runtime::Info*& given) {
+  Check args(call, comm);
+  args.not_null(win, "win");
+  if (args.ok() && size < 0) args.fail(MPI_ERR_SIZE, "negative size " + std::to_string(size));
+  if (args.ok() && disp_unit <= 0)
+    args.fail(MPI_ERR_DISP, "invalid disp_unit " + std::to_string(disp_unit) + " (must be positive)");
+  args.info(info, given, true);
+  if (win) *win = MPI_WIN_NULL;
+  return args;
+}
+
+// MPI_Win_create, MPI_Win_allocate and MPI_Win_create_dynamic: `base` is the caller's memory (create), or null.
+int create_window(const char* call, rma::Flavor flavor, void* base, MPI_Aint size, int disp_unit, MPI_Info info,
+                  MPI_Comm comm, MPI_Win* win, void* baseptr) {
+  comm::Communicator* c = nullptr;
+  Check check(call, comm);
+  check.intracomm(comm, c);  // windows need an intracommunicator (MPI-4.0 12.2)
+  if (!check.ok()) return check.raise();
+  runtime::Info* given = nullptr;
+  Check args = check_window_args(call, comm, size, disp_unit, info, win, given);
+  if (flavor == rma::Flavor::Allocate) args.not_null(baseptr, "baseptr");
+  if (args.ok() && flavor == rma::Flavor::Create && size > 0 && base == nullptr)
+    args.fail(MPI_ERR_ARG, "base is NULL but size is " + std::to_string(size));
+  std::unique_ptr<rma::Window> w;
+  const rma::Contribution mine{args.ok() ? static_cast<std::int64_t>(size) : 0, args.ok() ? disp_unit : 1};
+  if (Status s = rma::create(*c, flavor, mine, static_cast<char*>(base), args.status(), w); !s.ok())
+    return raise(call, comm, s);
+  w->errhandler = MPI_ERRORS_ARE_FATAL;  // a window's default, whatever the communicator's (MPI-4.0 9.3)
+  w->hints = given ? given->dup() : runtime::Info{};
+  if (flavor == rma::Flavor::Allocate) *static_cast<void**>(baseptr) = w->base(w->rank());
+  *win = windows().add(w.release());
+  return MPI_SUCCESS;
+}
+
 }  // namespace
+
+STRATA_PMPI(Win_create)
+extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  return create_window("MPI_Win_create", rma::Flavor::Create, base, size, disp_unit, info, comm, win, nullptr);
+}
+
+STRATA_PMPI(Win_allocate)
+extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                                 MPI_Win* win) {
+  return create_window("MPI_Win_allocate", rma::Flavor::Allocate, nullptr, size, disp_unit, info, comm, win,
+                       baseptr);
+}
+
+STRATA_PMPI(Win_create_dynamic)
+extern "C" int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  return create_window("MPI_Win_create_dynamic", rma::Flavor::Dynamic, nullptr, 0, 1, info, comm, win, nullptr);
+}
+
+STRATA_PMPI(Win_attach)
+extern "C" int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
+  rma::Window* w = nullptr;
+  Check check("MPI_Win_attach");
+  check_window(check, win, w);
+  if (check.ok() && size < 0) check.fail(MPI_ERR_SIZE, "negative size " + std::to_string(size));
+  if (check.ok() && size > 0 && base == nullptr) check.fail(MPI_ERR_ARG, "base is NULL");
+  if (!check.ok()) return raise_on_window("MPI_Win_attach", win, check.status());
+  return raise_on_window("MPI_Win_attach", win, rma::attach(*w, base, static_cast<std::size_t>(size)));
+}
+
+STRATA_PMPI(Win_detach)
+extern "C" int PMPI_Win_detach(MPI_Win win, const void* base) {
+  rma::Window* w = nullptr;
+  Check check("MPI_Win_detach");
+  check_window(check, win, w);
+  if (!check.ok()) return raise_on_window("MPI_Win_detach", win, check.status());
+  return raise_on_window("MPI_Win_detach", win, rma::detach(*w, base));
+}
 
 STRATA_PMPI(Win_allocate_shared)
 extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
@@ -34,16 +109,9 @@ extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i
       check.fail(s.error_class, s.message + "; this process is on " + world.hostname);
   if (!check.ok()) return check.raise();
 
-  // Checks of this process's own arguments travel with its size (rma::allocate_shared), so that all processes
-  // return the error together instead of some waiting for the ones that returned early.
   runtime::Info* given = nullptr;
-  Check args(call, comm);
-  args.not_null(win, "win").not_null(baseptr, "baseptr");
-  if (args.ok() && size < 0) args.fail(MPI_ERR_SIZE, "negative size " + std::to_string(size));
-  if (args.ok() && disp_unit <= 0)
-    args.fail(MPI_ERR_DISP, "invalid disp_unit " + std::to_string(disp_unit) + " (must be positive)");
-  args.info(info, given, true);
-  if (win) *win = MPI_WIN_NULL;
+  Check args = check_window_args(call, comm, size, disp_unit, info, win, given);
+  args.not_null(baseptr, "baseptr");
 
   std::unique_ptr<rma::Window> w;
   const rma::Contribution mine{args.ok() ? static_cast<std::int64_t>(size) : 0, args.ok() ? disp_unit : 1};
@@ -63,6 +131,8 @@ extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int*
   rma::Window* w = nullptr;
   Check check(call);
   check_window(check, win, w).not_null(size, "size").not_null(disp_unit, "disp_unit").not_null(baseptr, "baseptr");
+  if (check.ok() && w->flavor != rma::Flavor::Shared)
+    check.fail(MPI_ERR_RMA_FLAVOR, describe_window(win) + " is not a shared-memory window (MPI_Win_allocate_shared)");
   if (check.ok() && rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size()))
     check.fail(MPI_ERR_RANK, "invalid rank " + std::to_string(rank) + " (" + describe_window(win) + " has " +
                                  std::to_string(w->size()) + " processes)");

@@ -810,12 +810,22 @@ STRATA_DECLARE(int, Scan_init, (const void *sendbuf, void *recvbuf, int count, M
 STRATA_DECLARE(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                   MPI_Comm comm, MPI_Info info, MPI_Request *request))
 
-/* Shared-memory windows (MPI-4.0 12.2.3; rma/). Only the MPI_WIN_FLAVOR_SHARED flavor exists, in the unified
- * memory model: loads and stores, with MPI_Win_sync / fence / lock / flush ordering them. A communicator whose
- * processes are on several nodes (real, or simulated by mpiexec --nodes) gives MPI_ERR_RMA_SHARED on every process.
- * Info key "alloc_shared_noncontig" = "true" (rank 0's value decides for all): each process's part starts on a
- * page of its own, placed by that process. MPI_Win_get_info reports the layout in force ("true" or "false").
- * MPI_Win_lock, flush and unlock accept MPI_PROC_NULL as a target and do nothing for it. */
+/* Windows and one-sided communication (MPI-4.0 chapter 12; rma/), all in the unified memory model.
+ * Shared-memory windows (MPI_Win_allocate_shared): loads and stores, with MPI_Win_sync / fence / lock / flush
+ * ordering them. A communicator whose processes are on several nodes (real, or simulated by mpiexec --nodes) gives
+ * MPI_ERR_RMA_SHARED on every process. Info key "alloc_shared_noncontig" = "true" (rank 0's value decides for
+ * all): each process's part starts on a page of its own, placed by that process. MPI_Win_get_info reports the
+ * layout in force ("true" or "false").
+ * MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic: RMA operations travel as messages and the target applies
+ * them whenever it is in an MPI call that waits or tests (as MPICH and Open MPI do without a progress thread).
+ * MPI_Win_lock, flush and unlock accept MPI_PROC_NULL as a target and do nothing for it, as every RMA operation. */
+STRATA_DECLARE(int, Win_create,
+               (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win))
+STRATA_DECLARE(int, Win_allocate,
+               (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win))
+STRATA_DECLARE(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
+STRATA_DECLARE(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size))
+STRATA_DECLARE(int, Win_detach, (MPI_Win win, const void *base))
 STRATA_DECLARE(int, Win_allocate_shared,
                (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win))
 STRATA_DECLARE(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr))
@@ -831,6 +841,41 @@ STRATA_DECLARE(int, Win_flush, (int rank, MPI_Win win))
 STRATA_DECLARE(int, Win_flush_all, (MPI_Win win))
 STRATA_DECLARE(int, Win_flush_local, (int rank, MPI_Win win))
 STRATA_DECLARE(int, Win_flush_local_all, (MPI_Win win))
+STRATA_DECLARE(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
+STRATA_DECLARE(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
+STRATA_DECLARE(int, Win_complete, (MPI_Win win))
+STRATA_DECLARE(int, Win_wait, (MPI_Win win))
+STRATA_DECLARE(int, Win_test, (MPI_Win win, int *flag))
+STRATA_DECLARE(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+STRATA_DECLARE(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+STRATA_DECLARE(int, Accumulate,
+               (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+STRATA_DECLARE(int, Get_accumulate,
+               (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+STRATA_DECLARE(int, Fetch_and_op, (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                                   MPI_Aint target_disp, MPI_Op op, MPI_Win win))
+STRATA_DECLARE(int, Compare_and_swap,
+               (const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Win win))
+STRATA_DECLARE(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+                           MPI_Request *request))
+STRATA_DECLARE(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+                           MPI_Request *request))
+STRATA_DECLARE(int, Raccumulate,
+               (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                MPI_Request *request))
+STRATA_DECLARE(int, Rget_accumulate,
+               (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request))
 /* Window attributes (MPI-4.0 12.2.6, 7.7.3): the predefined MPI_WIN_* ones and the user's. Windows are never
  * duplicated, so a window copy callback is never called. */
 typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in,

@@ -1,9 +1,11 @@
-// Creating, synchronising and freeing shared-memory windows (see window.hpp).
+// Creating, synchronising and freeing windows (see window.hpp).
 #include "rma/window.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -58,6 +60,7 @@ LockWord lock_word(const Window& w, int target) {
 }  // namespace
 
 char* Window::base(int r) const {
+  if (flavor != Flavor::Shared) return r == rank() ? local_base : nullptr;
   return layout.data_bytes == 0 ? nullptr : segment.base() + layout.offsets[r];
 }
 
@@ -73,18 +76,71 @@ Status check_single_node(const std::vector<int>& world_ranks, const std::vector<
                                   "(MPI_Comm_split_type with MPI_COMM_TYPE_SHARED gives per-node communicators)");
 }
 
-Status allocate_shared(const comm::Communicator& parent, const runtime::World& world, Contribution mine,
-                       bool noncontig, const Status& local, std::unique_ptr<Window>& out) {
-  // 1. Sizes, units and argument checks of every process, on the parent's collective context with an internal
-  //    tag (as MPI_Comm_split does), before anything is made.
-  const Record record{mine.size, mine.disp_unit, noncontig, local.error_class, 0};
-  const std::vector<Record> records = allgather_values(view_of(parent), record);
+namespace {
+
+// Sizes, units and argument checks of every process, on the parent's collective context with an internal tag (as
+// MPI_Comm_split does), before anything is made: the first failure (by rank) is everyone's.
+Status exchange_records(const comm::Communicator& parent, const Record& mine, const Status& local,
+                        std::vector<Record>& records) {
+  records = allgather_values(view_of(parent), mine);
   for (int r = 0; r < parent.size; ++r) {
     if (records[r].error_class == 0) continue;
     if (r == parent.rank) return local;
     return error(records[r].error_class, "rank " + std::to_string(r) +
                                              " of the communicator gave an invalid argument; no window was made");
   }
+  return {};
+}
+
+TargetMemory memory_of(const Window& w) {
+  const int me = w.rank();
+  return {w.base(me), w.layout.sizes[me], w.layout.disp_units[me], w.flavor == Flavor::Dynamic, {}};
+}
+
+}  // namespace
+
+Status create(const comm::Communicator& parent, Flavor flavor, Contribution mine, char* base, const Status& local,
+              std::unique_ptr<Window>& out) {
+  std::vector<Record> records;
+  if (Status s = exchange_records(parent, Record{mine.size, mine.disp_unit, 0, local.error_class, 0}, local, records);
+      !s.ok())
+    return s;
+  auto w = std::make_unique<Window>(parent.size);
+  w->flavor = flavor;
+  for (const Record& x : records) {
+    w->layout.sizes.push_back(static_cast<std::size_t>(x.size));
+    w->layout.disp_units.push_back(x.disp_unit);
+  }
+  w->lock_nocheck.assign(parent.size, false);
+  w->size_attr = static_cast<std::intptr_t>(mine.size);
+  w->disp_unit_attr = mine.disp_unit;
+  Status made;
+  if (flavor == Flavor::Allocate && mine.size > 0 && posix_memalign(&w->allocated, 64, mine.size) != 0) {
+    w->allocated = nullptr;
+    made = error(17, "cannot allocate " + std::to_string(mine.size) + " bytes");  // MPI_ERR_NO_MEM
+  }
+  if (Status s = agree(parent, made, "allocating the window's memory"); !s.ok()) {
+    std::free(w->allocated);
+    return s;
+  }
+  w->local_base = flavor == Flavor::Allocate ? static_cast<char*>(w->allocated) : base;
+  if (Status s = comm::create_dup(parent, w->comm); !s.ok()) {
+    std::free(w->allocated);
+    return s;
+  }
+  w->channel = std::make_unique<Channel>(*w->comm, memory_of(*w));
+  out = std::move(w);
+  return {};
+}
+
+Status allocate_shared(const comm::Communicator& parent, const runtime::World& world, Contribution mine,
+                       bool noncontig, const Status& local, std::unique_ptr<Window>& out) {
+  // 1. Sizes, units and argument checks of every process, before anything is made.
+  std::vector<Record> records;
+  if (Status s = exchange_records(parent, Record{mine.size, mine.disp_unit, noncontig, local.error_class, 0}, local,
+                                  records);
+      !s.ok())
+    return s;
   std::vector<Contribution> parts;
   for (const Record& x : records) parts.push_back({x.size, x.disp_unit});
   auto w = std::make_unique<Window>(parent.size);
@@ -118,6 +174,7 @@ Status allocate_shared(const comm::Communicator& parent, const runtime::World& w
   if (mapped.ok()) mapped = w->segment.map(w->layout.segment_bytes);
   if (Status s = agree(c, mapped, "mapping the shared segment"); !s.ok()) return fail(s);
   w->segment.unlink();  // only the creator's call does anything
+  w->channel = std::make_unique<Channel>(*w->comm, memory_of(*w));
   out = std::move(w);
   return {};
 }
@@ -130,14 +187,41 @@ Status free_window(Window& w) {
 }
 
 void release(Window& w) {
+  w.channel.reset();  // its last answers sent, its poller gone
   w.segment.unmap();
+  std::free(w.allocated);
+  w.allocated = nullptr;
   comm::release(*w.comm);
 }
 
 void sync() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
-Status fence(Window& w) {
-  if (Status s = w.epochs.fence(); !s.ok()) return s;
+namespace {
+
+std::vector<int> all_ranks(const Window& w) {
+  std::vector<int> ranks(w.size());
+  for (int r = 0; r < w.size(); ++r) ranks[r] = r;
+  return ranks;
+}
+
+// The targets RMA operations went to since their last completion, now completed (flushed, or unlocked when
+// `unlock`), and no longer touched.
+void complete_touched(Window& w, const std::vector<int>& targets) {
+  std::vector<int> touched;
+  for (int t : targets)
+    if (w.touched[t]) touched.push_back(t);
+  if (!touched.empty()) w.channel->flush(touched);
+  for (int t : touched) w.touched[t] = false;
+}
+
+bool shared_locks(const Window& w) { return w.flavor == Flavor::Shared; }
+
+}  // namespace
+
+Status fence(Window& w, bool opens_epoch) {
+  if (Status s = w.epochs.fence(opens_epoch); !s.ok()) return s;
+  w.channel->fence();  // every operation of the epoch applied at its target
+  std::fill(w.touched.begin(), w.touched.end(), false);
   sync();  // stores before the fence are visible to loads after it, on every process
   barrier(*w.comm);
   sync();
@@ -147,8 +231,12 @@ Status fence(Window& w) {
 Status lock_all(Window& w, bool nocheck) {
   if (Status s = w.epochs.lock_all(); !s.ok()) return s;
   w.lock_all_nocheck = nocheck;
-  if (!nocheck)
-    for (int t = 0; t < w.size(); ++t) lock_word(w, t).acquire_shared();
+  if (!nocheck) {
+    if (shared_locks(w))
+      for (int t = 0; t < w.size(); ++t) lock_word(w, t).acquire_shared();
+    else
+      w.channel->lock(all_ranks(w), false);
+  }
   sync();
   return {};
 }
@@ -156,8 +244,14 @@ Status lock_all(Window& w, bool nocheck) {
 Status unlock_all(Window& w) {
   if (Status s = w.epochs.unlock_all(); !s.ok()) return s;
   sync();
-  if (!w.lock_all_nocheck)
+  if (w.lock_all_nocheck || shared_locks(w)) complete_touched(w, all_ranks(w));
+  if (w.lock_all_nocheck) return {};
+  if (shared_locks(w)) {
     for (int t = 0; t < w.size(); ++t) lock_word(w, t).release_shared();
+  } else {
+    w.channel->unlock(all_ranks(w));  // answered after every earlier operation
+    std::fill(w.touched.begin(), w.touched.end(), false);
+  }
   return {};
 }
 
@@ -165,7 +259,9 @@ Status lock(Window& w, int target, LockType type, bool nocheck) {
   if (Status s = w.epochs.lock(target, type); !s.ok()) return s;
   w.lock_nocheck[target] = nocheck;
   if (!nocheck) {
-    if (type == LockType::Exclusive)
+    if (!shared_locks(w))
+      w.channel->lock({target}, type == LockType::Exclusive);
+    else if (type == LockType::Exclusive)
       lock_word(w, target).acquire_exclusive();
     else
       lock_word(w, target).acquire_shared();
@@ -178,24 +274,98 @@ Status unlock(Window& w, int target) {
   const LockType type = w.epochs.lock_of(target);
   if (Status s = w.epochs.unlock(target); !s.ok()) return s;
   sync();
-  if (!w.lock_nocheck[target]) {
-    if (type == LockType::Exclusive)
-      lock_word(w, target).release_exclusive();
-    else
-      lock_word(w, target).release_shared();
+  if (w.lock_nocheck[target] || shared_locks(w)) complete_touched(w, {target});
+  if (w.lock_nocheck[target]) return {};
+  if (!shared_locks(w)) {
+    w.channel->unlock({target});
+    w.touched[target] = false;
+  } else if (type == LockType::Exclusive) {
+    lock_word(w, target).release_exclusive();
+  } else {
+    lock_word(w, target).release_shared();
   }
   return {};
 }
 
 Status flush(Window& w, int target) {
   if (Status s = w.epochs.flush(target); !s.ok()) return s;
+  complete_touched(w, {target});
   sync();
   return {};
 }
 
 Status flush_all(Window& w) {
   if (Status s = w.epochs.flush_all(); !s.ok()) return s;
+  complete_touched(w, all_ranks(w));
   sync();
+  return {};
+}
+
+Status post(Window& w, std::vector<int> origins) {
+  if (Status s = w.epochs.post(origins); !s.ok()) return s;
+  sync();  // the target's stores before the post are visible to the epoch's accesses
+  w.channel->post(origins);
+  return {};
+}
+
+Status start(Window& w, std::vector<int> targets) {
+  if (Status s = w.epochs.start(targets); !s.ok()) return s;
+  w.channel->start(targets);
+  sync();
+  return {};
+}
+
+Status complete(Window& w) {
+  const std::vector<int> targets = w.epochs.access_group();
+  if (Status s = w.epochs.complete(); !s.ok()) return s;
+  sync();
+  w.channel->complete(targets);  // Complete follows the operations, so the target has them all when it sees it
+  for (int t : targets) w.touched[t] = false;
+  return {};
+}
+
+Status wait(Window& w) {
+  const std::vector<int> origins = w.epochs.exposure_group();
+  if (Status s = w.epochs.wait(); !s.ok()) return s;
+  w.channel->wait_completed(origins);
+  sync();
+  return {};
+}
+
+Status test(Window& w, bool& done) {
+  done = false;
+  if (!w.epochs.exposed()) return w.epochs.wait();  // the error
+  if (!w.channel->completed(w.epochs.exposure_group())) return {};
+  done = true;
+  Status s = w.epochs.wait();
+  sync();
+  return s;
+}
+
+Status attach(Window& w, void* base, std::size_t size) {
+  constexpr int kErrRmaFlavor = 57;  // MPI_ERR_RMA_FLAVOR
+  constexpr int kErrRmaAttach = 55;  // MPI_ERR_RMA_ATTACH
+  if (w.flavor != Flavor::Dynamic)
+    return error(kErrRmaFlavor, "memory can be attached to dynamic windows only (MPI_Win_create_dynamic)");
+  const auto lo = reinterpret_cast<std::uintptr_t>(base);
+  auto& regions = w.channel->memory().attached;
+  for (const auto& [addr, bytes] : regions)
+    if (lo < addr + bytes && addr < lo + size)
+      return error(kErrRmaAttach, "the region overlaps one already attached to this window");
+  regions.emplace_back(lo, size);
+  return {};
+}
+
+Status detach(Window& w, const void* base) {
+  constexpr int kErrRmaFlavor = 57;
+  constexpr int kErrRmaAttach = 55;
+  if (w.flavor != Flavor::Dynamic)
+    return error(kErrRmaFlavor, "memory can be detached from dynamic windows only (MPI_Win_create_dynamic)");
+  auto& regions = w.channel->memory().attached;
+  const auto lo = reinterpret_cast<std::uintptr_t>(base);
+  const auto it = std::find_if(regions.begin(), regions.end(), [&](const auto& r) { return r.first == lo; });
+  if (it == regions.end()) return error(kErrRmaAttach, "no region attached to this window starts at that address");
+  regions.erase(it);
   return {};
 }
 

@@ -1,8 +1,11 @@
-// A shared-memory window (MPI_Win_allocate_shared, MPI-4.0 12.2.3) as the layers below api/ see it, and what the
-// window calls do to it. Every process maps the one segment (rma/segment.hpp) laid out by rma/layout.hpp, so
-// loads and stores reach every part; synchronisation (fence, lock, flush, sync) is memory fences, the lock words of
-// rma/lock.hpp, and barriers on a private duplicate of the user's communicator, so window traffic never meets a
-// user message.
+// A window (MPI-4.0 12.2) as the layers below api/ see it, and what the window calls do to it. Four flavors:
+//   - shared (MPI_Win_allocate_shared): every process maps the one segment (rma/segment.hpp) laid out by
+//     rma/layout.hpp, so loads and stores reach every part; locks are the lock words of rma/lock.hpp;
+//   - create, allocate, dynamic (MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic): each process's memory
+//     is its own; RMA operations and locks travel as messages (rma/channel.hpp).
+// Every flavor has a channel, so the RMA calls work on shared windows too. Synchronisation is the channel's
+// completion, memory fences and barriers on a private duplicate of the user's communicator, so window traffic never
+// meets a user message.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -10,6 +13,7 @@
 #include <vector>
 
 #include "comm/communicator.hpp"
+#include "rma/channel.hpp"
 #include "rma/epochs.hpp"
 #include "rma/layout.hpp"
 #include "rma/segment.hpp"
@@ -18,12 +22,19 @@
 
 namespace strata::rma {
 
-struct Window {
-  explicit Window(int size) : epochs(size) {}
+enum class Flavor { Create = 1, Allocate = 2, Dynamic = 3, Shared = 4 };  // MPI_WIN_FLAVOR_* values
 
+struct Window {
+  explicit Window(int size) : touched(size, false), epochs(size) {}
+
+  Flavor flavor = Flavor::Shared;
   std::unique_ptr<comm::Communicator> comm;  // a private dup: its collective context carries the barriers
-  SharedLayout layout;
-  Segment segment;
+  SharedLayout layout;                       // every flavor: sizes and disp_units of all processes
+  Segment segment;                           // shared windows only
+  char* local_base = nullptr;                // other flavors: this process's memory (NULL for dynamic windows)
+  void* allocated = nullptr;                 // MPI_Win_allocate: that memory, freed with the window
+  std::unique_ptr<Channel> channel;
+  std::vector<bool> touched;                 // per target: an RMA operation went there since the last completion
   Epochs epochs;
   bool noncontig = false;                    // alloc_shared_noncontig was in force (rank 0's info decides)
   bool lock_all_nocheck = false;             // the open lock_all took no lock words (MPI_MODE_NOCHECK)
@@ -47,6 +58,12 @@ struct Window {
 // member decides alike from the job map, without communicating, so all of them fail together.
 Status check_single_node(const std::vector<int>& world_ranks, const std::vector<std::uint32_t>& node_of_rank);
 
+// MPI_Win_create, MPI_Win_allocate (base allocated here when `base` is null and size > 0) and
+// MPI_Win_create_dynamic (size 0, no base): collective over `parent`, with every process's argument check agreed
+// first as in allocate_shared.
+Status create(const comm::Communicator& parent, Flavor flavor, Contribution mine, char* base, const Status& local,
+              std::unique_ptr<Window>& out);
+
 // Collective over `parent` (already known to lie on one node). `local` is this process's argument check: the
 // processes exchange it with their sizes before anything is made, so one process's bad argument fails the call on
 // every process instead of leaving the others waiting.
@@ -57,12 +74,23 @@ Status free_window(Window& w);  // collective: a barrier, then release()
 void release(Window& w);        // local: unmaps, gives the context slot back (MPI_Win_free, MPI_Finalize)
 
 void sync();                     // MPI_Win_sync: the private and public copies are one; order the accesses
-Status fence(Window& w);         // a memory fence and a barrier
+Status fence(Window& w, bool opens_epoch);  // the channel's completion, a memory fence and a barrier
 Status lock_all(Window& w, bool nocheck);
 Status unlock_all(Window& w);
 Status lock(Window& w, int target, LockType type, bool nocheck);
 Status unlock(Window& w, int target);
-Status flush(Window& w, int target);  // also flush_local: every access is complete when issued
+Status flush(Window& w, int target);  // also flush_local
 Status flush_all(Window& w);          // also flush_local_all
+
+// Generalized active target (MPI-4.0 12.5.2); groups are ranks of the window.
+Status post(Window& w, std::vector<int> origins);
+Status start(Window& w, std::vector<int> targets);
+Status complete(Window& w);
+Status wait(Window& w);
+Status test(Window& w, bool& done);
+
+// MPI_Win_attach / MPI_Win_detach (dynamic windows; MPI-4.0 12.2.4).
+Status attach(Window& w, void* base, std::size_t size);
+Status detach(Window& w, const void* base);
 
 }  // namespace strata::rma

@@ -42,6 +42,9 @@ class Engine final : public FabricSink {
   bool probe(const Envelope& want, RecvStatus& status);
   std::optional<Unexpected> take_message(const Envelope& want, RecvStatus& status);  // MPI_Mprobe
   void receive_message(Request* r, const Unexpected& message);                      // MPI_Mrecv
+  // Messages ever queued as unexpected: a poller that takes messages by probing (rma/channel.cpp) probes only
+  // when this moved.
+  uint64_t unexpected_arrivals() const { return queues_.arrivals(); }
 
   bool progress();
 

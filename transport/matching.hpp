@@ -69,6 +69,7 @@ class MatchQueues {
 
   std::size_t posted_count() const { return posted_.size(); }
   std::size_t unexpected_count() const { return unexpected_count_; }
+  uint64_t arrivals() const { return arrivals_; }  // messages ever queued as unexpected
 
  private:
   using List = std::list<Unexpected>;

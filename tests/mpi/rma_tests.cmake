@@ -1,6 +1,7 @@
-# Multi-process tests of the shared-memory windows (issue 11, rma/): creation on 1..8 ranks with every size pattern
-# and layout, loads and stores through each synchronisation style, locks, bad input, error handlers, windows per
-# simulated node, segment clean-up, MPI_Alloc_mem. Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and
+# Multi-process tests of windows (rma/): shared-memory windows (issue 11): creation on 1..8 ranks with every size
+# pattern and layout, loads and stores through each synchronisation style, locks, bad input, error handlers, windows
+# per simulated node, segment clean-up, MPI_Alloc_mem; one-sided communication on every flavor (rma_ops,
+# rma_request_ops, rma_bad_input), also across simulated nodes and with the rendezvous through the rings. Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and
 # strata_mpi_failure_test() are available; names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
 # tests/integration/win_cleanup.sh checks /dev/shm after whole jobs (freed windows, finalize, a killed rank).
 
@@ -11,7 +12,10 @@ set(STRATA_RMA_TEST_PROGRAMS
     win_errhandler
     win_nodes
     win_cleanup
-    alloc_mem)
+    alloc_mem
+    rma_ops
+    rma_request_ops
+    rma_bad_input)
 
 strata_mpi_test_programs(rma_tests ${STRATA_RMA_TEST_PROGRAMS})
 add_dependencies(mpi_tests rma_tests)
@@ -48,3 +52,14 @@ endforeach()
 foreach(np 1 2 3)
   strata_mpi_test(alloc_mem NP ${np})
 endforeach()
+
+# General one-sided communication: every flavor x synchronisation mode, request-based calls, bad input.
+foreach(program rma_ops rma_request_ops rma_bad_input)
+  foreach(np 1 2 3 4 8)
+    strata_mpi_test(${program} NP ${np})
+  endforeach()
+  strata_mpi_test(${program} NP 4 NODES node)
+  strata_mpi_test(${program} NP 5 NODES node)
+endforeach()
+strata_mpi_test(rma_ops NP 4 NOCMA)
+strata_mpi_test(rma_ops NP 4 NOSHMRINGS)

@@ -12,7 +12,7 @@ constexpr int kRmaSync = 47;  // MPI_ERR_RMA_SYNC
 
 TEST(Epochs, NothingOpenAtFirst) {
   Epochs e(3);
-  EXPECT_TRUE(e.fence().ok());
+  EXPECT_TRUE(e.fence(true).ok());
   EXPECT_TRUE(e.free().ok());
   EXPECT_EQ(e.unlock_all().error_class, kRmaSync);
   EXPECT_EQ(e.unlock(1).error_class, kRmaSync);
@@ -27,7 +27,7 @@ TEST(Epochs, LockAllCoversEveryTarget) {
   EXPECT_TRUE(e.flush_all().ok());
   EXPECT_EQ(e.lock_all().error_class, kRmaSync);  // not twice
   EXPECT_EQ(e.lock(2, LockType::Shared).error_class, kRmaSync);
-  EXPECT_EQ(e.fence().error_class, kRmaSync);
+  EXPECT_EQ(e.fence(true).error_class, kRmaSync);
   EXPECT_EQ(e.free().error_class, kRmaSync);
   EXPECT_EQ(e.unlock(2).error_class, kRmaSync);
   EXPECT_TRUE(e.locked_all());  // the refused calls changed nothing
@@ -49,7 +49,7 @@ TEST(Epochs, LocksArePerTarget) {
   EXPECT_EQ(e.flush(0).error_class, kRmaSync);
   EXPECT_TRUE(e.flush_all().ok());
   EXPECT_EQ(e.lock_all().error_class, kRmaSync);
-  EXPECT_EQ(e.fence().error_class, kRmaSync);
+  EXPECT_EQ(e.fence(true).error_class, kRmaSync);
   EXPECT_EQ(e.free().error_class, kRmaSync);
   EXPECT_EQ(e.unlock(0).error_class, kRmaSync);
   ASSERT_TRUE(e.unlock(1).ok());

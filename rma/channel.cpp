@@ -1,0 +1,381 @@
+// One-sided operations by messages (see channel.hpp).
+#include "rma/channel.hpp"
+
+#include <cstring>
+
+#include "comm/internal_collectives.hpp"
+#include "datatype/op.hpp"
+#include "datatype/pack.hpp"
+#include "datatype/predefined.hpp"
+#include "rma/target_type.hpp"
+#include "runtime/progress.hpp"
+#include "transport/engine.hpp"
+
+namespace strata::rma {
+namespace {
+
+const datatype::TypeRef& bytes_type() {
+  static const datatype::TypeRef type = datatype::predefined(datatype::kByte);
+  return type;
+}
+
+bool is_operation(Kind k) { return k <= Kind::CompareSwap; }
+
+// target = origin op target, element by element, for packed origin data over `count` elements of `t` at `addr`.
+void accumulate_into(char* addr, std::size_t count, const datatype::Datatype& t, int op_kind, const char* data) {
+  if (op_kind == datatype::kOpNoOp || t.size == 0 || count == 0) return;
+  if (op_kind == datatype::kOpReplace) {
+    datatype::unpack(data, datatype::wire_bytes(t, count), count, t, addr);
+    return;
+  }
+  const datatype::Op& op = *datatype::predefined_op(op_kind);
+  const datatype::Datatype& basic = t.predefined ? t : *datatype::predefined(t.element);
+  const std::size_t bytes = datatype::wire_bytes(t, count);
+  if (datatype::contiguous(t, count)) {
+    datatype::reduce(op, data, addr + t.true_lb, bytes / basic.size, basic, 0);
+    return;
+  }
+  std::vector<char> scratch(bytes);  // the target's elements packed, reduced, put back
+  datatype::pack(addr, count, t, scratch.data());
+  datatype::reduce(op, data, scratch.data(), bytes / basic.size, basic, 0);
+  datatype::unpack(scratch.data(), bytes, count, t, addr);
+}
+
+}  // namespace
+
+Channel::Channel(const comm::Communicator& c, TargetMemory memory)
+    : comm_(c),
+      memory_(std::move(memory)),
+      sent_to_(c.size),
+      applied_from_(c.size),
+      posts_from_(c.size),
+      completes_from_(c.size) {
+  runtime::add_poller(&Channel::poll, this);
+}
+
+Channel::~Channel() {
+  // The caller has closed every epoch and passed a barrier, so nothing is in flight to or from here but sends the
+  // transport still finishes (an answer's last bytes).
+  runtime::wait_until([&] {
+    while (!outgoing_.empty() && outgoing_.front()->request.complete) outgoing_.pop_front();
+    return outgoing_.empty();
+  });
+  runtime::remove_poller(&Channel::poll, this);
+}
+
+// ---- Origin side ----------------------------------------------------------------------------------------------
+
+std::vector<char> Channel::request_bytes(const RequestHeader& h, const TargetAccess* at, std::size_t data_bytes) {
+  std::vector<char> bytes(sizeof h);
+  std::memcpy(bytes.data(), &h, sizeof h);
+  if (at != nullptr) encode_type(*at->type, bytes);
+  bytes.reserve(bytes.size() + data_bytes);
+  return bytes;
+}
+
+void Channel::send(int to, std::vector<char> bytes, int tag) {
+  auto out = std::make_unique<Outgoing>();
+  out->bytes = std::move(bytes);
+  transport::Request& r = out->request;
+  r.kind = transport::RequestKind::Send;
+  r.buf = out->bytes.data();
+  r.count = out->bytes.size();
+  r.type = bytes_type();
+  r.context = comm_.context;
+  r.tag = tag;
+  r.rank = comm_.rank;
+  r.peer = comm_.world_rank(to);
+  transport::engine().start_send(&r);
+  if (!r.complete) outgoing_.push_back(std::move(out));
+}
+
+int Channel::next_answer_tag() {
+  const int tag = answer_tag_;
+  answer_tag_ = answer_tag_ == kLastAnswerTag ? kFirstAnswerTag : answer_tag_ + 1;
+  return tag;
+}
+
+Answer Channel::expect_answer(int target, void* buf, std::size_t count, datatype::TypeRef type, int tag) {
+  auto r = std::make_shared<transport::Request>();
+  r->kind = transport::RequestKind::Recv;
+  r->buf = buf;
+  r->count = count;
+  r->type = std::move(type);
+  r->context = comm_.context;
+  r->tag = tag;
+  r->rank = target;
+  transport::engine().start_recv(r.get());
+  pending_.push_back({target, r});
+  return r;
+}
+
+void Channel::put(const OriginBuffer& origin, const TargetAccess& at) {
+  const RequestHeader h{Kind::Put, 0, 0, 0, 0, 0, at.disp, at.count};
+  const std::size_t n = datatype::wire_bytes(*origin.type, origin.count);
+  std::vector<char> bytes = request_bytes(h, &at, n);
+  const std::size_t head = bytes.size();
+  bytes.resize(head + n);
+  datatype::pack(origin.buf, origin.count, *origin.type, bytes.data() + head);
+  send(at.target, std::move(bytes), kRequestTag);
+  ++sent_to_[at.target];
+}
+
+Answer Channel::get(const OriginBuffer& origin, const TargetAccess& at) {
+  const int tag = next_answer_tag();
+  Answer answer = expect_answer(at.target, const_cast<void*>(origin.buf), origin.count, origin.type, tag);
+  const RequestHeader h{Kind::Get, 0, 0, 0, tag, 0, at.disp, at.count};
+  send(at.target, request_bytes(h, &at, 0), kRequestTag);
+  ++sent_to_[at.target];
+  return answer;
+}
+
+void Channel::accumulate(const OriginBuffer& origin, const TargetAccess& at, int op) {
+  const RequestHeader h{Kind::Accumulate, 0, 0, op, 0, 0, at.disp, at.count};
+  const std::size_t n = datatype::wire_bytes(*origin.type, origin.count);
+  std::vector<char> bytes = request_bytes(h, &at, n);
+  const std::size_t head = bytes.size();
+  bytes.resize(head + n);
+  datatype::pack(origin.buf, origin.count, *origin.type, bytes.data() + head);
+  send(at.target, std::move(bytes), kRequestTag);
+  ++sent_to_[at.target];
+}
+
+Answer Channel::get_accumulate(const OriginBuffer& origin, const OriginBuffer& result, const TargetAccess& at,
+                               int op) {
+  const int tag = next_answer_tag();
+  Answer answer = expect_answer(at.target, const_cast<void*>(result.buf), result.count, result.type, tag);
+  const RequestHeader h{Kind::GetAccumulate, 0, 0, op, tag, 0, at.disp, at.count};
+  const std::size_t n = origin.count == 0 ? 0 : datatype::wire_bytes(*origin.type, origin.count);
+  std::vector<char> bytes = request_bytes(h, &at, n);
+  const std::size_t head = bytes.size();
+  bytes.resize(head + n);
+  if (n > 0) datatype::pack(origin.buf, origin.count, *origin.type, bytes.data() + head);
+  send(at.target, std::move(bytes), kRequestTag);
+  ++sent_to_[at.target];
+  return answer;
+}
+
+Answer Channel::compare_swap(const void* origin, const void* compare, const OriginBuffer& result,
+                             const TargetAccess& at) {
+  const int tag = next_answer_tag();
+  Answer answer = expect_answer(at.target, const_cast<void*>(result.buf), 1, result.type, tag);
+  const RequestHeader h{Kind::CompareSwap, 0, 0, 0, tag, 0, at.disp, 1};
+  const std::size_t n = at.type->size;
+  std::vector<char> bytes = request_bytes(h, &at, 2 * n);
+  const std::size_t head = bytes.size();
+  bytes.resize(head + 2 * n);
+  std::memcpy(bytes.data() + head, compare, n);
+  std::memcpy(bytes.data() + head + n, origin, n);
+  send(at.target, std::move(bytes), kRequestTag);
+  ++sent_to_[at.target];
+  return answer;
+}
+
+// ---- Synchronisation ------------------------------------------------------------------------------------------
+
+void Channel::await_answers(int target) {
+  runtime::wait_until([&] {
+    for (const Pending& p : pending_)
+      if ((target < 0 || p.target == target) && !p.request->complete) return false;
+    return true;
+  });
+  std::erase_if(pending_, [&](const Pending& p) { return p.request->complete; });
+}
+
+void Channel::request_each(const std::vector<int>& targets, Kind kind, bool exclusive) {
+  for (int t : targets) {
+    const RequestHeader h{kind, static_cast<std::uint8_t>(exclusive), 0, 0, next_answer_tag(), 0, 0, 0};
+    expect_answer(t, nullptr, 0, bytes_type(), h.answer_tag);
+    send(t, request_bytes(h, nullptr, 0), kRequestTag);
+  }
+  await_answers(targets.size() == 1 ? targets[0] : -1);
+}
+
+void Channel::lock(const std::vector<int>& targets, bool exclusive) { request_each(targets, Kind::Lock, exclusive); }
+void Channel::unlock(const std::vector<int>& targets) { request_each(targets, Kind::Unlock, false); }
+void Channel::flush(const std::vector<int>& targets) { request_each(targets, Kind::Flush, false); }
+
+void Channel::fence() {
+  await_answers(-1);
+  const comm::View v{comm_.collective_context(), comm_.rank, &comm_.world_ranks};
+  std::vector<char> mine(sent_to_.size() * sizeof(std::uint64_t));
+  std::memcpy(mine.data(), sent_to_.data(), mine.size());
+  const std::vector<char> all = comm::allgather(v, mine, comm::kTagAllgather);
+  std::vector<std::uint64_t> expected(comm_.size);
+  for (int o = 0; o < comm_.size; ++o)
+    std::memcpy(&expected[o], all.data() + (static_cast<std::size_t>(o) * comm_.size + comm_.rank) * sizeof(std::uint64_t),
+                sizeof(std::uint64_t));
+  runtime::wait_until([&] {
+    for (int o = 0; o < comm_.size; ++o)
+      if (applied_from_[o] < expected[o]) return false;
+    return true;
+  });
+}
+
+void Channel::post(const std::vector<int>& origins) {
+  for (int o : origins) send(o, request_bytes(RequestHeader{Kind::Post, 0, 0, 0, 0, 0, 0, 0}, nullptr, 0), kRequestTag);
+}
+
+void Channel::start(const std::vector<int>& targets) {
+  runtime::wait_until([&] {
+    for (int t : targets)
+      if (posts_from_[t] == 0) return false;
+    return true;
+  });
+  for (int t : targets) --posts_from_[t];
+}
+
+void Channel::complete(const std::vector<int>& targets) {
+  for (int t : targets)
+    send(t, request_bytes(RequestHeader{Kind::Complete, 0, 0, 0, 0, 0, 0, 0}, nullptr, 0), kRequestTag);
+  for (int t : targets) await_answers(t);
+}
+
+bool Channel::completed(const std::vector<int>& origins) {
+  runtime::progress();
+  for (int o : origins)
+    if (completes_from_[o] == 0) return false;
+  for (int o : origins) --completes_from_[o];
+  return true;
+}
+
+void Channel::wait_completed(const std::vector<int>& origins) {
+  runtime::wait_until([&] {
+    for (int o : origins)
+      if (completes_from_[o] == 0) return false;
+    return true;
+  });
+  for (int o : origins) --completes_from_[o];
+}
+
+// ---- Target side ----------------------------------------------------------------------------------------------
+
+bool Channel::poll(void* self) {
+  auto* c = static_cast<Channel*>(self);
+  bool moved = c->take_requests();
+  moved |= c->apply_arrived();
+  while (!c->outgoing_.empty() && c->outgoing_.front()->request.complete) c->outgoing_.pop_front();
+  return moved;
+}
+
+// Takes every arrived request off the transport's unexpected queue into a receive of its exact size.
+bool Channel::take_requests() {
+  transport::Engine& engine = transport::engine();
+  if (engine.unexpected_arrivals() == seen_arrivals_) return false;
+  seen_arrivals_ = engine.unexpected_arrivals();
+  bool moved = false;
+  transport::RecvStatus status;
+  while (auto message = engine.take_message({comm_.context, transport::kAnySource, kRequestTag}, status)) {
+    auto in = std::make_unique<Incoming>();
+    in->bytes.resize(status.bytes);
+    transport::Request& r = in->request;
+    r.kind = transport::RequestKind::Recv;
+    r.buf = in->bytes.data();
+    r.count = in->bytes.size();
+    r.type = bytes_type();
+    r.context = comm_.context;
+    r.tag = kRequestTag;
+    r.rank = status.source;
+    engine.receive_message(&r, *message);
+    incoming_.push_back(std::move(in));
+    moved = true;
+  }
+  return moved;
+}
+
+// Applies arrived requests in arrival order; one whose bytes are still coming holds the later ones back.
+bool Channel::apply_arrived() {
+  bool moved = false;
+  while (!incoming_.empty() && incoming_.front()->request.complete) {
+    std::unique_ptr<Incoming> in = std::move(incoming_.front());
+    incoming_.pop_front();
+    apply(in->request.status.source, in->bytes.data(), in->bytes.size());
+    moved = true;
+  }
+  return moved;
+}
+
+void Channel::apply(int origin, const char* bytes, std::size_t len) {
+  RequestHeader h;
+  if (len < sizeof h) return;  // not a request of ours
+  std::memcpy(&h, bytes, sizeof h);
+  const char* rest = bytes + sizeof h;
+  const std::size_t rest_len = len - sizeof h;
+  auto answer = [&](std::vector<char> data) { send(origin, std::move(data), h.answer_tag); };
+  switch (h.kind) {
+    case Kind::Lock:
+      for (const LockQueue::Waiter& w : lock_.request({origin, h.exclusive != 0, h.answer_tag}))
+        send(w.origin, {}, w.answer_tag);
+      return;
+    case Kind::Unlock:
+      answer({});
+      for (const LockQueue::Waiter& w : lock_.release(origin)) send(w.origin, {}, w.answer_tag);
+      return;
+    case Kind::Flush: answer({}); return;
+    case Kind::Post: ++posts_from_[origin]; return;
+    case Kind::Complete: ++completes_from_[origin]; return;
+    default: break;
+  }
+  if (!is_operation(h.kind)) return;
+  apply_operation(origin, h, rest, rest_len);
+  ++applied_from_[origin];
+}
+
+char* Channel::target_address(const RequestHeader& h, const datatype::Datatype& type) const {
+  if (!memory_.dynamic) return memory_.base + h.disp * memory_.disp_unit;
+  // A dynamic window: the access must lie inside one attached region.
+  const auto [first, last] = span_of(type, h.count);
+  const std::uintptr_t lo = static_cast<std::uintptr_t>(h.disp + first);
+  const std::uintptr_t hi = static_cast<std::uintptr_t>(h.disp + last);
+  for (const auto& [addr, bytes] : memory_.attached)
+    if (lo >= addr && hi <= addr + bytes) return reinterpret_cast<char*>(h.disp);
+  return nullptr;
+}
+
+void Channel::apply_operation(int origin, const RequestHeader& h, const char* rest, std::size_t len) {
+  std::size_t used = 0;
+  const datatype::TypeRef type = decode_type(rest, len, used);
+  if (!type) return;
+  const char* data = rest + used;
+  const std::size_t data_len = len - used;
+  char* addr = target_address(h, *type);
+  const std::size_t bytes = datatype::wire_bytes(*type, h.count);
+  auto answer = [&](std::vector<char> out) { send(origin, std::move(out), h.answer_tag); };
+  // A dynamic window's access outside every attached region is erroneous (MPI-4.0 12.2.4); it is dropped, and an
+  // empty answer keeps the origin from waiting forever.
+  if (addr == nullptr && bytes > 0) {
+    if (h.answer_tag != 0) answer({});
+    return;
+  }
+  switch (h.kind) {
+    case Kind::Put:
+      if (data_len >= bytes) datatype::unpack(data, bytes, h.count, *type, addr);
+      return;
+    case Kind::Get: {
+      std::vector<char> out(bytes);
+      if (bytes > 0) datatype::pack(addr, h.count, *type, out.data());
+      answer(std::move(out));
+      return;
+    }
+    case Kind::Accumulate:
+      if (data_len >= bytes) accumulate_into(addr, h.count, *type, h.op, data);
+      return;
+    case Kind::GetAccumulate: {
+      std::vector<char> old(bytes);
+      if (bytes > 0) datatype::pack(addr, h.count, *type, old.data());
+      if (h.op != datatype::kOpNoOp && data_len >= bytes) accumulate_into(addr, h.count, *type, h.op, data);
+      answer(std::move(old));
+      return;
+    }
+    case Kind::CompareSwap: {
+      const std::size_t n = type->size;
+      std::vector<char> old(addr, addr + n);
+      if (data_len >= 2 * n && std::memcmp(addr, data, n) == 0) std::memcpy(addr, data + n, n);
+      answer(std::move(old));
+      return;
+    }
+    default: return;
+  }
+}
+
+}  // namespace strata::rma

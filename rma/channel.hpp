@@ -1,0 +1,135 @@
+// One-sided communication by messages (MPI-4.0 12.3-12.5) for windows whose memory other processes can not map:
+// MPI_Win_create, MPI_Win_allocate and MPI_Win_create_dynamic (and the RMA calls on shared windows, which reach
+// the same code). The origin sends each operation to the target as one message (rma/wire.hpp); the target
+// applies it in its progress engine, in the order each origin issued them, so accumulates are atomic per element
+// with no locking (one process applies them all) and the memory model is the unified one.
+//
+// Progress: the target applies operations whenever it is inside any MPI call that drives progress (a wait, a test,
+// a collective, a window synchronisation). Passive-target operations on a process that stays outside MPI wait
+// until it calls MPI again, as in MPICH and Open MPI without an asynchronous progress thread.
+//
+// Completion:
+//   - fence: every process waits for its own answers, the processes exchange how many operations each sent to
+//     each target, and every target waits until it has applied that many from each origin (the window's barrier
+//     then closes the epoch);
+//   - lock / unlock: a Lock request waits for the target's grant (rma/lock_queue.hpp); Unlock and Flush are
+//     answered once every earlier operation of the origin has been applied;
+//   - post / start / complete / wait: Post goes from the target to each origin, Complete from each origin to the
+//     target after its operations.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "comm/communicator.hpp"
+#include "datatype/datatype.hpp"
+#include "rma/lock_queue.hpp"
+#include "rma/wire.hpp"
+#include "transport/request.hpp"
+
+namespace strata::rma {
+
+// Where this process's window memory is: a base, a size and a displacement unit, or, for a dynamic window,
+// the regions attached to it (target displacements are then addresses).
+struct TargetMemory {
+  char* base = nullptr;
+  std::size_t size = 0;
+  int disp_unit = 1;
+  bool dynamic = false;
+  std::vector<std::pair<std::uintptr_t, std::size_t>> attached;  // dynamic: (address, bytes)
+};
+
+// An origin buffer: `count` elements of `type` at `buf`.
+struct OriginBuffer {
+  const void* buf;
+  std::size_t count;
+  datatype::TypeRef type;
+};
+
+// The target side of one operation.
+struct TargetAccess {
+  int target;  // rank in the window
+  std::int64_t disp;
+  std::size_t count;
+  const datatype::Datatype* type;
+};
+
+// An operation's answer (the data of a get), complete when it has arrived: MPI_Rget's request watches it.
+using Answer = std::shared_ptr<transport::Request>;
+
+class Channel {
+ public:
+  // `c` is the window's private communicator: its point-to-point context carries the operations, its collective
+  // context the fence's exchange.
+  Channel(const comm::Communicator& c, TargetMemory memory);
+  ~Channel();
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+
+  TargetMemory& memory() { return memory_; }
+
+  // Origin side. The caller has checked the arguments and that an epoch covers the target.
+  void put(const OriginBuffer& origin, const TargetAccess& at);
+  Answer get(const OriginBuffer& origin, const TargetAccess& at);
+  void accumulate(const OriginBuffer& origin, const TargetAccess& at, int op);
+  // MPI_NO_OP sends no data: `origin.count` is 0 then.
+  Answer get_accumulate(const OriginBuffer& origin, const OriginBuffer& result, const TargetAccess& at, int op);
+  Answer compare_swap(const void* origin, const void* compare, const OriginBuffer& result, const TargetAccess& at);
+
+  // Synchronisation (blocking; each drives progress while it waits).
+  // Lock, Unlock or Flush to each of `targets` at once, then every answer: granted, released, or every earlier
+  // operation to them complete at origin and target.
+  void lock(const std::vector<int>& targets, bool exclusive);
+  void unlock(const std::vector<int>& targets);
+  void flush(const std::vector<int>& targets);
+  void fence();  // the message part of MPI_Win_fence; the caller's barrier follows
+  void post(const std::vector<int>& origins);
+  void start(const std::vector<int>& targets);      // waits for their posts
+  void complete(const std::vector<int>& targets);   // sends Complete, waits for answers
+  bool completed(const std::vector<int>& origins);  // MPI_Win_test: every origin's Complete arrived (consumed then)
+  void wait_completed(const std::vector<int>& origins);
+
+ private:
+  struct Outgoing {
+    transport::Request request;
+    std::vector<char> bytes;
+  };
+  struct Incoming {
+    transport::Request request;
+    std::vector<char> bytes;
+  };
+  struct Pending {  // an answer this origin waits for
+    int target;
+    Answer request;
+  };
+
+  static bool poll(void* self);
+  bool take_requests();
+  bool apply_arrived();
+  void apply(int origin, const char* bytes, std::size_t len);
+  void apply_operation(int origin, const RequestHeader& h, const char* rest, std::size_t len);
+  char* target_address(const RequestHeader& h, const datatype::Datatype& type) const;
+
+  std::vector<char> request_bytes(const RequestHeader& h, const TargetAccess* at, std::size_t data_bytes);
+  void send(int to, std::vector<char> bytes, int tag);
+  Answer expect_answer(int target, void* buf, std::size_t count, datatype::TypeRef type, int tag);
+  int next_answer_tag();
+  void await_answers(int target);  // -1: all targets
+  void request_each(const std::vector<int>& targets, Kind kind, bool exclusive);
+
+  const comm::Communicator& comm_;
+  TargetMemory memory_;
+  std::uint64_t seen_arrivals_ = ~0ull;
+  std::deque<std::unique_ptr<Incoming>> incoming_;  // requests in arrival order, applied from the front
+  std::deque<std::unique_ptr<Outgoing>> outgoing_;  // sends not yet complete
+  std::vector<Pending> pending_;
+  int answer_tag_ = kFirstAnswerTag;
+  std::vector<std::uint64_t> sent_to_;       // operations sent to each target, ever
+  std::vector<std::uint64_t> applied_from_;  // operations applied from each origin, ever
+  std::vector<int> posts_from_;              // Post messages arrived from each target, not yet consumed
+  std::vector<int> completes_from_;          // Complete messages arrived from each origin, not yet consumed
+  LockQueue lock_;
+};
+
+}  // namespace strata::rma
