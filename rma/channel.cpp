@@ -50,6 +50,7 @@ Channel::Channel(const comm::Communicator& c, TargetMemory memory)
       applied_from_(c.size),
       posts_from_(c.size),
       completes_from_(c.size) {
+  transport::engine().want_every_arrival(true);  // take_requests sees large requests as they arrive
   runtime::add_poller(&Channel::poll, this);
 }
 
@@ -61,6 +62,7 @@ Channel::~Channel() {
     return outgoing_.empty();
   });
   runtime::remove_poller(&Channel::poll, this);
+  transport::engine().want_every_arrival(false);
 }
 
 // ---- Origin side ----------------------------------------------------------------------------------------------

@@ -335,7 +335,7 @@ bool Engine::on_ring_record(void* self, const Header& h, const char* payload, st
   // A receive waiting for Data records behind this message takes it too.
   // A synchronous one does not wait there: a Cancel for it may come behind.
   if (h.kind == MsgKind::Eager && !h.sync && len > kLazyEagerBytes && !e.draining_ && e.queues_.posted_count() == 0 &&
-      e.backlogged_.empty() && e.ring_receives_ == 0)
+      e.backlogged_.empty() && e.ring_receives_ == 0 && e.probing_layers_ == 0)
     return false;
   e.dispatch(h, payload, len);
   return true;

@@ -45,6 +45,10 @@ class Engine final : public FabricSink {
   // Messages ever queued as unexpected: a poller that takes messages by probing (rma/channel.cpp) probes only
   // when this moved.
   uint64_t unexpected_arrivals() const { return queues_.arrivals(); }
+  // A layer that takes messages by probing calls this while it needs them: large eager messages then leave the
+  // rings at once instead of waiting there for a posted receive (on_ring_record's lazy path), so they count as
+  // arrivals. Counted: every want_every_arrival(true) is undone by one want_every_arrival(false).
+  void want_every_arrival(bool on) { probing_layers_ += on ? 1 : -1; }
 
   bool progress();
 
@@ -102,6 +106,7 @@ class Engine final : public FabricSink {
   uint64_t next_data_tag_ = 1;
   bool cross_memory_reads_ = true;  // STRATA_CMA=0, or the kernel refused a read: rendezvous by Cts
   int ring_receives_ = 0;           // receives waiting for Data records
+  int probing_layers_ = 0;          // want_every_arrival
 };
 
 Engine& engine();

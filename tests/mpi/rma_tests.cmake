@@ -15,7 +15,8 @@ set(STRATA_RMA_TEST_PROGRAMS
     alloc_mem
     rma_ops
     rma_request_ops
-    rma_bad_input)
+    rma_bad_input
+    rma_one_way)
 
 strata_mpi_test_programs(rma_tests ${STRATA_RMA_TEST_PROGRAMS})
 add_dependencies(mpi_tests rma_tests)
@@ -54,7 +55,7 @@ foreach(np 1 2 3)
 endforeach()
 
 # General one-sided communication: every flavor x synchronisation mode, request-based calls, bad input.
-foreach(program rma_ops rma_request_ops rma_bad_input)
+foreach(program rma_ops rma_request_ops rma_bad_input rma_one_way)
   foreach(np 1 2 3 4 8)
     strata_mpi_test(${program} NP ${np})
   endforeach()
