@@ -33,6 +33,14 @@ Check& check_side(Check& check, const void* buf, int count, MPI_Datatype type, S
   return check;
 }
 
+// The target's count and datatype (its memory is the window's).
+Check& check_target_side(Check& check, int count, MPI_Datatype type, Side& out) {
+  check_side(check, nullptr, 0, type, out, "target");
+  if (check.ok() && count < 0) check.fail(MPI_ERR_COUNT, "negative target_count " + std::to_string(count));
+  out.count = static_cast<std::size_t>(std::max(count, 0));
+  return check;
+}
+
 Check& check_target_rank(Check& check, int rank, const rma::Window* w, MPI_Win win) {
   if (check.ok() && rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size()))
     check.fail(MPI_ERR_RANK, "invalid target_rank " + std::to_string(rank) + " (" + describe_window(win) + " has " +
@@ -124,9 +132,7 @@ int put(const char* call, const void* origin_addr, int origin_count, MPI_Datatyp
   Check check(call);
   check_call(check, win, w, target_rank);
   check_side(check, origin_addr, origin_count, origin_datatype, origin, "origin");
-  check_side(check, nullptr, 0, target_datatype, target, "target");
-  if (check.ok() && target_count < 0) check.fail(MPI_ERR_COUNT, "negative target_count " + std::to_string(target_count));
-  target.count = static_cast<std::size_t>(std::max(target_count, 0));
+  check_target_side(check, target_count, target_datatype, target);
   check_sizes_match(check, origin, "the origin", target, "the target");
   if (request_based(call)) check.not_null(request, "request");
   if (!check.ok()) return raise_on_window(call, win, check.status());
@@ -144,9 +150,7 @@ int get(const char* call, void* origin_addr, int origin_count, MPI_Datatype orig
   Check check(call);
   check_call(check, win, w, target_rank);
   check_side(check, origin_addr, origin_count, origin_datatype, origin, "origin");
-  check_side(check, nullptr, 0, target_datatype, target, "target");
-  if (check.ok() && target_count < 0) check.fail(MPI_ERR_COUNT, "negative target_count " + std::to_string(target_count));
-  target.count = static_cast<std::size_t>(std::max(target_count, 0));
+  check_target_side(check, target_count, target_datatype, target);
   check_sizes_match(check, origin, "the origin", target, "the target");
   if (request_based(call)) check.not_null(request, "request");
   if (!check.ok()) return raise_on_window(call, win, check.status());
@@ -167,9 +171,7 @@ int accumulate(const char* call, const void* origin_addr, int origin_count, MPI_
   Check check(call);
   check_call(check, win, w, target_rank);
   check_side(check, origin_addr, origin_count, origin_datatype, origin, "origin");
-  check_side(check, nullptr, 0, target_datatype, target, "target");
-  if (check.ok() && target_count < 0) check.fail(MPI_ERR_COUNT, "negative target_count " + std::to_string(target_count));
-  target.count = static_cast<std::size_t>(std::max(target_count, 0));
+  check_target_side(check, target_count, target_datatype, target);
   if (check.ok()) check_accumulate_op(check, op, *target.type, kind);
   check_sizes_match(check, origin, "the origin", target, "the target");
   if (request_based(call)) check.not_null(request, "request");
@@ -190,9 +192,7 @@ int get_accumulate(const char* call, const void* origin_addr, int origin_count, 
   int kind = 0;
   Check check(call);
   check_call(check, win, w, target_rank);
-  check_side(check, nullptr, 0, target_datatype, target, "target");
-  if (check.ok() && target_count < 0) check.fail(MPI_ERR_COUNT, "negative target_count " + std::to_string(target_count));
-  target.count = static_cast<std::size_t>(std::max(target_count, 0));
+  check_target_side(check, target_count, target_datatype, target);
   if (check.ok()) check_accumulate_op(check, op, *target.type, kind);
   // With MPI_NO_OP the origin buffer is ignored (MPI-4.0 12.3.5).
   if (check.ok() && kind != datatype::kOpNoOp) {

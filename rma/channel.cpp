@@ -204,9 +204,10 @@ void Channel::fence() {
   std::memcpy(mine.data(), sent_to_.data(), mine.size());
   const std::vector<char> all = comm::allgather(v, mine, comm::kTagAllgather);
   std::vector<std::uint64_t> expected(comm_.size);
-  for (int o = 0; o < comm_.size; ++o)
-    std::memcpy(&expected[o], all.data() + (static_cast<std::size_t>(o) * comm_.size + comm_.rank) * sizeof(std::uint64_t),
-                sizeof(std::uint64_t));
+  for (int o = 0; o < comm_.size; ++o) {
+    const std::size_t row = static_cast<std::size_t>(o) * comm_.size + comm_.rank;  // origin o's count for us
+    std::memcpy(&expected[o], all.data() + row * sizeof(std::uint64_t), sizeof(std::uint64_t));
+  }
   runtime::wait_until([&] {
     for (int o = 0; o < comm_.size; ++o)
       if (applied_from_[o] < expected[o]) return false;

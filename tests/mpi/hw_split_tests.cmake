@@ -124,20 +124,53 @@ strata_scenario_test(hw_split two_packages.unbound.guided NP 2 LAUNCH --topology
   "V=hwloc://Machine G=0-1" "V=Package G=" "V=Core G=" "V=L3 G=")
 strata_scenario_test(hw_split two_packages.unbound.unguided NP 2 LAUNCH --topology "synthetic:pack:2 core:2 pu:1" ARGS unguided "G=")
 
-# This machine (one package, NUMA node and L3; two cores, each with its own L2 and L1): bound to cores, the
-# 2-rank communicator down to L3Cache and singletons below; unbound, the 2-rank communicator down to L3Cache and
-# NULL below.
-set(REAL_SHARED "V=hwloc://Machine G=0-1" "V=hwloc://Package G=0-1" "V=hwloc://NUMANode G=0-1" "V=hwloc://L3Cache G=0-1")
-strata_scenario_test(hw_split real.bind_core.guided NP 2 LAUNCH --bind-to core ARGS guided ${REAL_SHARED}
-  "V=hwloc://L2Cache G=0/1" "V=hwloc://L1Cache G=0/1" "V=hwloc://Core G=0/1")
-strata_scenario_test(hw_split real.unbound.guided NP 2 ARGS guided ${REAL_SHARED}
-  "V=hwloc://L2Cache G=" "V=hwloc://L1Cache G=" "V=hwloc://Core G=")
-strata_scenario_test(hw_split real.unbound.resinfo NP 2 ARGS resinfo
-  "T=${ALL_LEVELS} F=hwloc://L2Cache,hwloc://L1Cache,hwloc://Core,hwloc://PU")
+# This machine, as hwloc reads it when the tests are configured (the machines CI runs on differ: one L3 for both
+# cores, or one per core), for 2 ranks bound to cores 0 and 1, or unbound. Per level: whether both cores lie in one
+# instance (bound ranks share it), and whether one instance holds the whole machine (unbound ranks belong to it).
+# Expected: bound, the 2-rank communicator down to the lowest shared level and singletons below; unbound, the 2-rank
+# communicator at the whole-machine levels and NULL below.
+set(REAL_LEVELS Package NUMANode L3Cache L2Cache L1Cache Core)
+set(REAL_CALC_NAMES package NUMAnode L3cache L2cache L1cache core)
+set(bound_guided "V=hwloc://Machine G=0-1")
+set(unbound_guided "V=hwloc://Machine G=0-1")
+set(whole_levels "hwloc://Machine")
+set(split_levels "")
+set(lowest_shared "hwloc://Machine")
+set(highest_split "")
+foreach(level calc IN ZIP_LISTS REAL_LEVELS REAL_CALC_NAMES)
+  execute_process(COMMAND hwloc-calc --number-of ${calc} machine:0 OUTPUT_VARIABLE count OUTPUT_STRIP_TRAILING_WHITESPACE
+                  RESULT_VARIABLE failed ERROR_QUIET)
+  execute_process(COMMAND hwloc-calc core:0 --intersect ${calc} OUTPUT_VARIABLE at0 OUTPUT_STRIP_TRAILING_WHITESPACE
+                  ERROR_QUIET)
+  execute_process(COMMAND hwloc-calc core:1 --intersect ${calc} OUTPUT_VARIABLE at1 OUTPUT_STRIP_TRAILING_WHITESPACE
+                  ERROR_QUIET)
+  if(failed OR NOT count OR count EQUAL 0)
+    message(FATAL_ERROR "hw_split real.* tests: hwloc-calc does not see level ${level} on this machine")
+  endif()
+  if(at0 STREQUAL at1)
+    list(APPEND bound_guided "V=hwloc://${level} G=0-1")
+    set(lowest_shared "hwloc://${level}")
+  else()
+    list(APPEND bound_guided "V=hwloc://${level} G=0/1")
+    if(NOT highest_split)
+      set(highest_split "hwloc://${level}")
+    endif()
+  endif()
+  if(count EQUAL 1)
+    list(APPEND unbound_guided "V=hwloc://${level} G=0-1")
+    string(APPEND whole_levels ",hwloc://${level}")
+  else()
+    list(APPEND unbound_guided "V=hwloc://${level} G=")
+    string(APPEND split_levels "hwloc://${level},")
+  endif()
+endforeach()
+strata_scenario_test(hw_split real.bind_core.guided NP 2 LAUNCH --bind-to core ARGS guided ${bound_guided})
+strata_scenario_test(hw_split real.unbound.guided NP 2 ARGS guided ${unbound_guided})
+strata_scenario_test(hw_split real.unbound.resinfo NP 2 ARGS resinfo "T=${whole_levels} F=${split_levels}hwloc://PU")
 # Real bindings reach the other ranks through the affinity published at MPI_Init.
 strata_scenario_test(hw_split real.bind_core.minlevel NP 2 LAUNCH --bind-to core ARGS minlevel "S=0 L=hwloc://PU" "S=1 L=hwloc://PU"
-  "S=0,1 L=hwloc://L3Cache")
-strata_scenario_test(hw_split real.bind_core.unguided NP 2 LAUNCH --bind-to core ARGS unguided "G=0/1 L=hwloc://L2Cache" "G=")
+  "S=0,1 L=${lowest_shared}")
+strata_scenario_test(hw_split real.bind_core.unguided NP 2 LAUNCH --bind-to core ARGS unguided "G=0/1 L=${highest_split}" "G=")
 strata_scenario_test(hw_split singleton.unguided NP 1 ARGS unguided "G=")
 
 # Errors, mismatches, MPI_UNDEFINED among hardware types, the MPIX queries, and 10 000 splits in constant memory.
