@@ -119,10 +119,14 @@ MPI_Request rma_request(rma::Answer answer) {
 // MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate: their request argument is required.
 bool request_based(const char* call) { return call[4] == 'R'; }
 
-// The common start of every RMA call: the window, the target rank, and the request pointer where there is one.
-Check& check_call(Check& check, MPI_Win win, rma::Window*& w, int target_rank) {
+// The common start of every RMA call: the window and the target rank; a request-based call also needs a
+// passive-target epoch on the target (MPI-4.0 12.4), which the others leave to rma::'s epoch check.
+Check& check_call(Check& check, const char* call, MPI_Win win, rma::Window*& w, int target_rank) {
   check_window(check, win, w);
-  return check_target_rank(check, target_rank, w, win);
+  check_target_rank(check, target_rank, w, win);
+  if (check.ok() && request_based(call) && target_rank != MPI_PROC_NULL)
+    if (Status s = w->epochs.passive_access(target_rank); !s.ok()) check.fail(s.error_class, s.message);
+  return check;
 }
 
 int put(const char* call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -130,7 +134,7 @@ int put(const char* call, const void* origin_addr, int origin_count, MPI_Datatyp
   rma::Window* w = nullptr;
   Side origin{}, target{};
   Check check(call);
-  check_call(check, win, w, target_rank);
+  check_call(check, call, win, w, target_rank);
   check_side(check, origin_addr, origin_count, origin_datatype, origin, "origin");
   check_target_side(check, target_count, target_datatype, target);
   check_sizes_match(check, origin, "the origin", target, "the target");
@@ -148,7 +152,7 @@ int get(const char* call, void* origin_addr, int origin_count, MPI_Datatype orig
   rma::Window* w = nullptr;
   Side origin{}, target{};
   Check check(call);
-  check_call(check, win, w, target_rank);
+  check_call(check, call, win, w, target_rank);
   check_side(check, origin_addr, origin_count, origin_datatype, origin, "origin");
   check_target_side(check, target_count, target_datatype, target);
   check_sizes_match(check, origin, "the origin", target, "the target");
@@ -169,7 +173,7 @@ int accumulate(const char* call, const void* origin_addr, int origin_count, MPI_
   Side origin{}, target{};
   int kind = 0;
   Check check(call);
-  check_call(check, win, w, target_rank);
+  check_call(check, call, win, w, target_rank);
   check_side(check, origin_addr, origin_count, origin_datatype, origin, "origin");
   check_target_side(check, target_count, target_datatype, target);
   if (check.ok()) check_accumulate_op(check, op, *target.type, kind);
@@ -191,7 +195,7 @@ int get_accumulate(const char* call, const void* origin_addr, int origin_count, 
   Side origin{}, result{}, target{};
   int kind = 0;
   Check check(call);
-  check_call(check, win, w, target_rank);
+  check_call(check, call, win, w, target_rank);
   check_target_side(check, target_count, target_datatype, target);
   if (check.ok()) check_accumulate_op(check, op, *target.type, kind);
   // With MPI_NO_OP the origin buffer is ignored (MPI-4.0 12.3.5).
@@ -301,7 +305,7 @@ extern "C" int PMPI_Compare_and_swap(const void* origin_addr, const void* compar
   rma::Window* w = nullptr;
   Side target{}, origin{}, compare{}, result{};
   Check check(call);
-  check_call(check, win, w, target_rank);
+  check_call(check, call, win, w, target_rank);
   check_side(check, origin_addr, 1, datatype, origin, "origin");
   check_side(check, compare_addr, 1, datatype, compare, "compare");
   check_side(check, result_addr, 1, datatype, result, "result");

@@ -97,6 +97,12 @@ Status Epochs::wait() {
   return {};
 }
 
+Status Epochs::passive_access(int target) const {
+  if (lock_all_ || locks_[target] != LockType::None) return {};
+  return sync_error("request-based RMA operations need a passive-target epoch covering target rank " +
+                    std::to_string(target) + " (MPI_Win_lock or MPI_Win_lock_all first; MPI-4.0 12.4)");
+}
+
 Status Epochs::access(int target) const {
   if (lock_all_ || locks_[target] != LockType::None || fence_epoch_) return {};
   for (int t : access_group_)

@@ -37,6 +37,7 @@ class Epochs {
 
   // Checks only.
   Status access(int target) const;
+  Status passive_access(int target) const;  // the request-based operations need a passive-target epoch (12.4)
   Status flush(int target) const;
   Status flush_all() const;
   Status free() const;

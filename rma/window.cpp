@@ -117,7 +117,8 @@ Status create(const comm::Communicator& parent, Flavor flavor, Contribution mine
   Status made;
   if (flavor == Flavor::Allocate && mine.size > 0 && posix_memalign(&w->allocated, 64, mine.size) != 0) {
     w->allocated = nullptr;
-    made = error(17, "cannot allocate " + std::to_string(mine.size) + " bytes");  // MPI_ERR_NO_MEM
+    constexpr int kErrNoMem = 39;  // MPI_ERR_NO_MEM
+    made = error(kErrNoMem, "cannot allocate " + std::to_string(mine.size) + " bytes");
   }
   if (Status s = agree(parent, made, "allocating the window's memory"); !s.ok()) {
     std::free(w->allocated);

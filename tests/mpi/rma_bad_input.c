@@ -10,7 +10,8 @@
  *   - a negative target displacement on a window that is not dynamic: MPI_ERR_DISP (or MPI_ERR_RMA_RANGE);
  *   - beyond the end of the target's window, at the right neighbour and at oneself: MPI_ERR_RMA_RANGE (Strata only);
  *   - a put, get or accumulate with no epoch open, or to a target outside the MPI_Win_start group: MPI_ERR_RMA_SYNC;
- *     to a target that is not locked while another one is: MPI_ERR_RMA_SYNC (Strata only);
+ *     to a target that is not locked while another one is, or MPI_Rput in a fence epoch: MPI_ERR_RMA_SYNC (Strata
+ *     only);
  *   - MPI_Win_create and MPI_Win_allocate with a negative size (MPI_ERR_SIZE) or a disp_unit of 0 or below
  *     (MPI_ERR_DISP), raised on the communicator;
  *   - MPI_Win_attach and MPI_Win_detach on a window that is not dynamic: MPI_ERR_RMA_FLAVOR.
@@ -170,6 +171,15 @@ static void out_of_epoch(void) {
     CHECK_MPI(MPI_Win_unlock(right, win));
     expect_error(e, MPI_ERR_RMA_SYNC, "MPI_Put", "MPI_Put to a target that is not locked", __LINE__);
   }
+  still_works(__LINE__);
+
+  /* A request-based put in an active-target epoch: MPI-4.0 12.4 allows them in passive-target epochs only. */
+  MPI_Request req = MPI_REQUEST_NULL;
+  CHECK_MPI(MPI_Win_fence(0, win));
+  const int e = MPI_Rput(buf, 1, MPI_INT, right, 0, 1, MPI_INT, win, &req);
+  CHECK_MPI(MPI_Win_fence(0, win));
+  expect_error(e, MPI_ERR_RMA_SYNC, "MPI_Rput", "MPI_Rput in a fence epoch", __LINE__);
+  CHECK(req == MPI_REQUEST_NULL);
   still_works(__LINE__);
 #endif
 }
