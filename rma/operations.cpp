@@ -1,6 +1,7 @@
 // The RMA calls' window-side checks and dispatch (see operations.hpp).
 #include "rma/operations.hpp"
 
+#include "rma/direct.hpp"
 #include "rma/target_type.hpp"
 
 namespace strata::rma {
@@ -27,6 +28,10 @@ Status check_access(Window& w, const TargetAccess& at) {
 
 Status put(Window& w, const OriginBuffer& origin, const TargetAccess& at) {
   if (Status s = check_access(w, at); !s.ok()) return s;
+  if (w.direct()) {
+    direct_put(w, origin, at);
+    return {};
+  }
   w.channel->put(origin, at);
   w.touched[at.target] = true;
   return {};
@@ -34,6 +39,10 @@ Status put(Window& w, const OriginBuffer& origin, const TargetAccess& at) {
 
 Status get(Window& w, const OriginBuffer& origin, const TargetAccess& at, Answer* answer) {
   if (Status s = check_access(w, at); !s.ok()) return s;
+  if (w.direct()) {
+    direct_get(w, origin, at);
+    return {};
+  }
   Answer a = w.channel->get(origin, at);
   if (answer) *answer = std::move(a);
   w.touched[at.target] = true;
@@ -42,6 +51,10 @@ Status get(Window& w, const OriginBuffer& origin, const TargetAccess& at, Answer
 
 Status accumulate(Window& w, const OriginBuffer& origin, const TargetAccess& at, int op) {
   if (Status s = check_access(w, at); !s.ok()) return s;
+  if (w.direct()) {
+    direct_accumulate(w, origin, at, op);
+    return {};
+  }
   w.channel->accumulate(origin, at, op);
   w.touched[at.target] = true;
   return {};
@@ -50,6 +63,10 @@ Status accumulate(Window& w, const OriginBuffer& origin, const TargetAccess& at,
 Status get_accumulate(Window& w, const OriginBuffer& origin, const OriginBuffer& result, const TargetAccess& at,
                       int op, Answer* answer) {
   if (Status s = check_access(w, at); !s.ok()) return s;
+  if (w.direct()) {
+    direct_get_accumulate(w, origin, result, at, op);
+    return {};
+  }
   Answer a = w.channel->get_accumulate(origin, result, at, op);
   if (answer) *answer = std::move(a);
   w.touched[at.target] = true;
@@ -59,6 +76,10 @@ Status get_accumulate(Window& w, const OriginBuffer& origin, const OriginBuffer&
 Status compare_swap(Window& w, const void* origin, const void* compare, const OriginBuffer& result,
                     const TargetAccess& at) {
   if (Status s = check_access(w, at); !s.ok()) return s;
+  if (w.direct()) {
+    direct_compare_swap(w, origin, compare, result, at);
+    return {};
+  }
   w.channel->compare_swap(origin, compare, result, at);
   w.touched[at.target] = true;
   return {};

@@ -60,7 +60,7 @@ LockWord lock_word(const Window& w, int target) {
 }  // namespace
 
 char* Window::base(int r) const {
-  if (flavor != Flavor::Shared) return r == rank() ? local_base : nullptr;
+  if (!direct()) return r == rank() ? local_base : nullptr;
   return layout.data_bytes == 0 ? nullptr : segment.base() + layout.offsets[r];
 }
 
@@ -99,8 +99,14 @@ TargetMemory memory_of(const Window& w) {
 
 }  // namespace
 
-Status create(const comm::Communicator& parent, Flavor flavor, Contribution mine, char* base, const Status& local,
-              std::unique_ptr<Window>& out) {
+Status create(const comm::Communicator& parent, const runtime::World& world, Flavor flavor, Contribution mine,
+              char* base, const Status& local, std::unique_ptr<Window>& out) {
+  if (flavor == Flavor::Allocate && check_single_node(parent.world_ranks, world.node_of_rank).ok()) {
+    // Every process decides alike from the job map. Parts on pages of their own, each placed by its owner.
+    if (Status s = allocate_shared(parent, world, mine, true, local, out); !s.ok()) return s;
+    out->flavor = Flavor::Allocate;
+    return {};
+  }
   std::vector<Record> records;
   if (Status s = exchange_records(parent, Record{mine.size, mine.disp_unit, 0, local.error_class, 0}, local, records);
       !s.ok())
@@ -215,13 +221,13 @@ void complete_touched(Window& w, const std::vector<int>& targets) {
   for (int t : touched) w.touched[t] = false;
 }
 
-bool shared_locks(const Window& w) { return w.flavor == Flavor::Shared; }
+bool shared_locks(const Window& w) { return w.direct(); }  // lock words in the mapped segment
 
 }  // namespace
 
 Status fence(Window& w, bool opens_epoch) {
   if (Status s = w.epochs.fence(opens_epoch); !s.ok()) return s;
-  w.channel->fence();  // every operation of the epoch applied at its target
+  if (!w.direct()) w.channel->fence();  // every operation of the epoch applied at its target
   std::fill(w.touched.begin(), w.touched.end(), false);
   sync();  // stores before the fence are visible to loads after it, on every process
   barrier(*w.comm);

@@ -1,9 +1,12 @@
 // A window (MPI-4.0 12.2) as the layers below api/ see it, and what the window calls do to it. Four flavors:
 //   - shared (MPI_Win_allocate_shared): every process maps the one segment (rma/segment.hpp) laid out by
 //     rma/layout.hpp, so loads and stores reach every part; locks are the lock words of rma/lock.hpp;
-//   - create, allocate, dynamic (MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic): each process's memory
-//     is its own; RMA operations and locks travel as messages (rma/channel.hpp).
-// Every flavor has a channel, so the RMA calls work on shared windows too. Synchronisation is the channel's
+//   - allocate (MPI_Win_allocate) on a communicator inside one node: laid out and mapped as a shared window (parts on
+//     pages of their own), so it works the same way;
+//   - create, dynamic, and allocate across nodes (MPI_Win_create, MPI_Win_create_dynamic, MPI_Win_allocate): each
+//     process's memory is its own; RMA operations and locks travel as messages (rma/channel.hpp).
+// On mapped windows the RMA operations are loads and stores (rma/direct.hpp). Every window has a channel, which
+// carries the messages of post / start / complete / wait, and the operations where memory is not mapped. Synchronisation is the channel's
 // completion, memory fences and barriers on a private duplicate of the user's communicator, so window traffic never
 // meets a user message.
 #pragma once
@@ -30,7 +33,7 @@ struct Window {
   Flavor flavor = Flavor::Shared;
   std::unique_ptr<comm::Communicator> comm;  // a private dup: its collective context carries the barriers
   SharedLayout layout;                       // every flavor: sizes and disp_units of all processes
-  Segment segment;                           // shared windows only
+  Segment segment;                           // mapped windows only (direct())
   char* local_base = nullptr;                // other flavors: this process's memory (NULL for dynamic windows)
   void* allocated = nullptr;                 // MPI_Win_allocate: that memory, freed with the window
   std::unique_ptr<Channel> channel;
@@ -47,6 +50,7 @@ struct Window {
   std::intptr_t size_attr = 0;  // MPI_WIN_SIZE and MPI_WIN_DISP_UNIT hand out pointers to these
   int disp_unit_attr = 1;
 
+  bool direct() const { return segment.base() != nullptr; }  // every process maps the window: loads and stores
   int rank() const { return comm->rank; }
   int size() const { return comm->size; }
   // Part r's address here; nullptr when no process gave any bytes (the MPI_Alloc_mem(0) answer). A zero-size part
@@ -58,11 +62,11 @@ struct Window {
 // member decides alike from the job map, without communicating, so all of them fail together.
 Status check_single_node(const std::vector<int>& world_ranks, const std::vector<std::uint32_t>& node_of_rank);
 
-// MPI_Win_create, MPI_Win_allocate (base allocated here when `base` is null and size > 0) and
+// MPI_Win_create, MPI_Win_allocate (memory allocated here: mapped by all when `parent` lies on one node) and
 // MPI_Win_create_dynamic (size 0, no base): collective over `parent`, with every process's argument check agreed
 // first as in allocate_shared.
-Status create(const comm::Communicator& parent, Flavor flavor, Contribution mine, char* base, const Status& local,
-              std::unique_ptr<Window>& out);
+Status create(const comm::Communicator& parent, const runtime::World& world, Flavor flavor, Contribution mine,
+              char* base, const Status& local, std::unique_ptr<Window>& out);
 
 // Collective over `parent` (already known to lie on one node). `local` is this process's argument check: the
 // processes exchange it with their sizes before anything is made, so one process's bad argument fails the call on
