@@ -43,14 +43,16 @@ void accumulate_into(char* addr, std::size_t count, const datatype::Datatype& t,
 
 }  // namespace
 
-Channel::Channel(const comm::Communicator& c, TargetMemory memory)
+Channel::Channel(const comm::Communicator& c, TargetMemory memory, bool operations)
     : comm_(c),
       memory_(std::move(memory)),
+      operations_(operations),
       sent_to_(c.size),
       applied_from_(c.size),
       posts_from_(c.size),
       completes_from_(c.size) {
-  transport::engine().want_every_arrival(true);  // take_requests sees large requests as they arrive
+  // take_requests must see large requests as they arrive, not when a receive is posted.
+  if (operations_) transport::engine().want_every_arrival(true);
   runtime::add_poller(&Channel::poll, this);
 }
 
@@ -62,7 +64,7 @@ Channel::~Channel() {
     return outgoing_.empty();
   });
   runtime::remove_poller(&Channel::poll, this);
-  transport::engine().want_every_arrival(false);
+  if (operations_) transport::engine().want_every_arrival(false);
 }
 
 // ---- Origin side ----------------------------------------------------------------------------------------------

@@ -61,8 +61,9 @@ using Answer = std::shared_ptr<transport::Request>;
 class Channel {
  public:
   // `c` is the window's private communicator: its point-to-point context carries the operations, its collective
-  // context the fence's exchange.
-  Channel(const comm::Communicator& c, TargetMemory memory);
+  // context the fence's exchange. `operations`: RMA operations come this way (not on a mapped window, where only
+  // post / start / complete / wait use the channel, with small messages).
+  Channel(const comm::Communicator& c, TargetMemory memory, bool operations);
   ~Channel();
   Channel(const Channel&) = delete;
   Channel& operator=(const Channel&) = delete;
@@ -120,6 +121,7 @@ class Channel {
 
   const comm::Communicator& comm_;
   TargetMemory memory_;
+  bool operations_;
   std::uint64_t seen_arrivals_ = ~0ull;
   std::deque<std::unique_ptr<Incoming>> incoming_;  // requests in arrival order, applied from the front
   std::deque<std::unique_ptr<Outgoing>> outgoing_;  // sends not yet complete

@@ -135,7 +135,7 @@ Status create(const comm::Communicator& parent, const runtime::World& world, Fla
     std::free(w->allocated);
     return s;
   }
-  w->channel = std::make_unique<Channel>(*w->comm, memory_of(*w));
+  w->channel = std::make_unique<Channel>(*w->comm, memory_of(*w), true);
   out = std::move(w);
   return {};
 }
@@ -181,7 +181,7 @@ Status allocate_shared(const comm::Communicator& parent, const runtime::World& w
   if (mapped.ok()) mapped = w->segment.map(w->layout.segment_bytes);
   if (Status s = agree(c, mapped, "mapping the shared segment"); !s.ok()) return fail(s);
   w->segment.unlink();  // only the creator's call does anything
-  w->channel = std::make_unique<Channel>(*w->comm, memory_of(*w));
+  w->channel = std::make_unique<Channel>(*w->comm, memory_of(*w), false);
   out = std::move(w);
   return {};
 }
