@@ -48,7 +48,8 @@ int create_window(const char* call, rma::Flavor flavor, void* base, MPI_Aint siz
     args.fail(MPI_ERR_ARG, "base is NULL but size is " + std::to_string(size));
   std::unique_ptr<rma::Window> w;
   const rma::Contribution mine{args.ok() ? static_cast<std::int64_t>(size) : 0, args.ok() ? disp_unit : 1};
-  if (Status s = rma::create(*c, runtime::state().world, flavor, mine, static_cast<char*>(base), args.status(), w); !s.ok())
+  const runtime::World& world = runtime::state().world;
+  if (Status s = rma::create(*c, world, flavor, mine, static_cast<char*>(base), args.status(), w); !s.ok())
     return raise(call, comm, s);
   w->errhandler = MPI_ERRORS_ARE_FATAL;  // a window's default, whatever the communicator's (MPI-4.0 9.3)
   w->hints = given ? given->dup() : runtime::Info{};

@@ -7,6 +7,7 @@
 #include "datatype/op.hpp"
 #include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
+#include "rma/accumulate.hpp"
 #include "rma/target_type.hpp"
 #include "runtime/progress.hpp"
 #include "transport/engine.hpp"
@@ -20,26 +21,6 @@ const datatype::TypeRef& bytes_type() {
 }
 
 bool is_operation(Kind k) { return k <= Kind::CompareSwap; }
-
-// target = origin op target, element by element, for packed origin data over `count` elements of `t` at `addr`.
-void accumulate_into(char* addr, std::size_t count, const datatype::Datatype& t, int op_kind, const char* data) {
-  if (op_kind == datatype::kOpNoOp || t.size == 0 || count == 0) return;
-  if (op_kind == datatype::kOpReplace) {
-    datatype::unpack(data, datatype::wire_bytes(t, count), count, t, addr);
-    return;
-  }
-  const datatype::Op& op = *datatype::predefined_op(op_kind);
-  const datatype::Datatype& basic = t.predefined ? t : *datatype::predefined(t.element);
-  const std::size_t bytes = datatype::wire_bytes(t, count);
-  if (datatype::contiguous(t, count)) {
-    datatype::reduce(op, data, addr + t.true_lb, bytes / basic.size, basic, 0);
-    return;
-  }
-  std::vector<char> scratch(bytes);  // the target's elements packed, reduced, put back
-  datatype::pack(addr, count, t, scratch.data());
-  datatype::reduce(op, data, scratch.data(), bytes / basic.size, basic, 0);
-  datatype::unpack(scratch.data(), bytes, count, t, addr);
-}
 
 }  // namespace
 
@@ -69,11 +50,16 @@ Channel::~Channel() {
 
 // ---- Origin side ----------------------------------------------------------------------------------------------
 
-std::vector<char> Channel::request_bytes(const RequestHeader& h, const TargetAccess* at, std::size_t data_bytes) {
+// A request's message: the header, the target type when there is an access, the origin's data packed when given.
+std::vector<char> Channel::request_bytes(const RequestHeader& h, const TargetAccess* at, const OriginBuffer* data) {
   std::vector<char> bytes(sizeof h);
   std::memcpy(bytes.data(), &h, sizeof h);
   if (at != nullptr) encode_type(*at->type, bytes);
-  bytes.reserve(bytes.size() + data_bytes);
+  if (data != nullptr && data->count > 0) {
+    const std::size_t head = bytes.size();
+    bytes.resize(head + datatype::wire_bytes(*data->type, data->count));
+    datatype::pack(data->buf, data->count, *data->type, bytes.data() + head);
+  }
   return bytes;
 }
 
@@ -115,12 +101,7 @@ Answer Channel::expect_answer(int target, void* buf, std::size_t count, datatype
 
 void Channel::put(const OriginBuffer& origin, const TargetAccess& at) {
   const RequestHeader h{Kind::Put, 0, 0, 0, 0, 0, at.disp, at.count};
-  const std::size_t n = datatype::wire_bytes(*origin.type, origin.count);
-  std::vector<char> bytes = request_bytes(h, &at, n);
-  const std::size_t head = bytes.size();
-  bytes.resize(head + n);
-  datatype::pack(origin.buf, origin.count, *origin.type, bytes.data() + head);
-  send(at.target, std::move(bytes), kRequestTag);
+  send(at.target, request_bytes(h, &at, &origin), kRequestTag);
   ++sent_to_[at.target];
 }
 
@@ -128,19 +109,14 @@ Answer Channel::get(const OriginBuffer& origin, const TargetAccess& at) {
   const int tag = next_answer_tag();
   Answer answer = expect_answer(at.target, const_cast<void*>(origin.buf), origin.count, origin.type, tag);
   const RequestHeader h{Kind::Get, 0, 0, 0, tag, 0, at.disp, at.count};
-  send(at.target, request_bytes(h, &at, 0), kRequestTag);
+  send(at.target, request_bytes(h, &at, nullptr), kRequestTag);
   ++sent_to_[at.target];
   return answer;
 }
 
 void Channel::accumulate(const OriginBuffer& origin, const TargetAccess& at, int op) {
   const RequestHeader h{Kind::Accumulate, 0, 0, op, 0, 0, at.disp, at.count};
-  const std::size_t n = datatype::wire_bytes(*origin.type, origin.count);
-  std::vector<char> bytes = request_bytes(h, &at, n);
-  const std::size_t head = bytes.size();
-  bytes.resize(head + n);
-  datatype::pack(origin.buf, origin.count, *origin.type, bytes.data() + head);
-  send(at.target, std::move(bytes), kRequestTag);
+  send(at.target, request_bytes(h, &at, &origin), kRequestTag);
   ++sent_to_[at.target];
 }
 
@@ -149,12 +125,7 @@ Answer Channel::get_accumulate(const OriginBuffer& origin, const OriginBuffer& r
   const int tag = next_answer_tag();
   Answer answer = expect_answer(at.target, const_cast<void*>(result.buf), result.count, result.type, tag);
   const RequestHeader h{Kind::GetAccumulate, 0, 0, op, tag, 0, at.disp, at.count};
-  const std::size_t n = origin.count == 0 ? 0 : datatype::wire_bytes(*origin.type, origin.count);
-  std::vector<char> bytes = request_bytes(h, &at, n);
-  const std::size_t head = bytes.size();
-  bytes.resize(head + n);
-  if (n > 0) datatype::pack(origin.buf, origin.count, *origin.type, bytes.data() + head);
-  send(at.target, std::move(bytes), kRequestTag);
+  send(at.target, request_bytes(h, &at, &origin), kRequestTag);
   ++sent_to_[at.target];
   return answer;
 }
@@ -165,7 +136,7 @@ Answer Channel::compare_swap(const void* origin, const void* compare, const Orig
   Answer answer = expect_answer(at.target, const_cast<void*>(result.buf), 1, result.type, tag);
   const RequestHeader h{Kind::CompareSwap, 0, 0, 0, tag, 0, at.disp, 1};
   const std::size_t n = at.type->size;
-  std::vector<char> bytes = request_bytes(h, &at, 2 * n);
+  std::vector<char> bytes = request_bytes(h, &at, nullptr);
   const std::size_t head = bytes.size();
   bytes.resize(head + 2 * n);
   std::memcpy(bytes.data() + head, compare, n);
@@ -190,7 +161,7 @@ void Channel::request_each(const std::vector<int>& targets, Kind kind, bool excl
   for (int t : targets) {
     const RequestHeader h{kind, static_cast<std::uint8_t>(exclusive), 0, 0, next_answer_tag(), 0, 0, 0};
     expect_answer(t, nullptr, 0, bytes_type(), h.answer_tag);
-    send(t, request_bytes(h, nullptr, 0), kRequestTag);
+    send(t, request_bytes(h, nullptr, nullptr), kRequestTag);
   }
   await_answers(targets.size() == 1 ? targets[0] : -1);
 }
@@ -218,7 +189,8 @@ void Channel::fence() {
 }
 
 void Channel::post(const std::vector<int>& origins) {
-  for (int o : origins) send(o, request_bytes(RequestHeader{Kind::Post, 0, 0, 0, 0, 0, 0, 0}, nullptr, 0), kRequestTag);
+  const RequestHeader h{Kind::Post, 0, 0, 0, 0, 0, 0, 0};
+  for (int o : origins) send(o, request_bytes(h, nullptr, nullptr), kRequestTag);
 }
 
 void Channel::start(const std::vector<int>& targets) {
@@ -232,7 +204,7 @@ void Channel::start(const std::vector<int>& targets) {
 
 void Channel::complete(const std::vector<int>& targets) {
   for (int t : targets)
-    send(t, request_bytes(RequestHeader{Kind::Complete, 0, 0, 0, 0, 0, 0, 0}, nullptr, 0), kRequestTag);
+    send(t, request_bytes(RequestHeader{Kind::Complete, 0, 0, 0, 0, 0, 0, 0}, nullptr, nullptr), kRequestTag);
   for (int t : targets) await_answers(t);
 }
 
@@ -363,12 +335,12 @@ void Channel::apply_operation(int origin, const RequestHeader& h, const char* re
       return;
     }
     case Kind::Accumulate:
-      if (data_len >= bytes) accumulate_into(addr, h.count, *type, h.op, data);
+      if (data_len >= bytes) accumulate_packed(addr, h.count, *type, h.op, data);
       return;
     case Kind::GetAccumulate: {
       std::vector<char> old(bytes);
       if (bytes > 0) datatype::pack(addr, h.count, *type, old.data());
-      if (h.op != datatype::kOpNoOp && data_len >= bytes) accumulate_into(addr, h.count, *type, h.op, data);
+      if (h.op != datatype::kOpNoOp && data_len >= bytes) accumulate_packed(addr, h.count, *type, h.op, data);
       answer(std::move(old));
       return;
     }

@@ -112,7 +112,7 @@ class Channel {
   void apply_operation(int origin, const RequestHeader& h, const char* rest, std::size_t len);
   char* target_address(const RequestHeader& h, const datatype::Datatype& type) const;
 
-  std::vector<char> request_bytes(const RequestHeader& h, const TargetAccess* at, std::size_t data_bytes);
+  static std::vector<char> request_bytes(const RequestHeader& h, const TargetAccess* at, const OriginBuffer* data);
   void send(int to, std::vector<char> bytes, int tag);
   Answer expect_answer(int target, void* buf, std::size_t count, datatype::TypeRef type, int tag);
   int next_answer_tag();

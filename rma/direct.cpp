@@ -7,6 +7,7 @@
 #include "datatype/op.hpp"
 #include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
+#include "rma/accumulate.hpp"
 #include "rma/lock.hpp"
 
 namespace strata::rma {
@@ -39,27 +40,6 @@ LockWord accumulate_lock(const Window& w, int target) {
                   1);
 }
 
-// target = origin op target over packed origin data (MPI_REPLACE: a put; MPI_NO_OP: nothing).
-void accumulate_packed(char* addr, const TargetAccess& at, int op_kind, const char* packed) {
-  const datatype::Datatype& t = *at.type;
-  const std::size_t bytes = datatype::wire_bytes(t, at.count);
-  if (op_kind == datatype::kOpNoOp || bytes == 0) return;
-  if (op_kind == datatype::kOpReplace) {
-    datatype::unpack(packed, bytes, at.count, t, addr);
-    return;
-  }
-  const datatype::Op& op = *datatype::predefined_op(op_kind);
-  const datatype::Datatype& basic = t.predefined ? t : *datatype::predefined(t.element);
-  if (datatype::contiguous(t, at.count)) {
-    datatype::reduce(op, packed, addr + t.true_lb, bytes / basic.size, basic, 0);
-    return;
-  }
-  std::vector<char> current(bytes);
-  datatype::pack(addr, at.count, t, current.data());
-  datatype::reduce(op, packed, current.data(), bytes / basic.size, basic, 0);
-  datatype::unpack(current.data(), bytes, at.count, t, addr);
-}
-
 std::vector<char> packed_origin(const OriginBuffer& origin) {
   std::vector<char> packed(origin.count == 0 ? 0 : datatype::wire_bytes(*origin.type, origin.count));
   if (!packed.empty()) datatype::pack(origin.buf, origin.count, *origin.type, packed.data());
@@ -80,7 +60,7 @@ void direct_accumulate(Window& w, const OriginBuffer& origin, const TargetAccess
   const std::vector<char> packed = packed_origin(origin);  // before the lock: the origin may lie in the window
   LockWord lock = accumulate_lock(w, at.target);
   lock.acquire_exclusive();
-  accumulate_packed(target_address(w, at), at, op, packed.data());
+  accumulate_packed(target_address(w, at), at.count, *at.type, op, packed.data());
   lock.release_exclusive();
 }
 
@@ -92,7 +72,7 @@ void direct_get_accumulate(Window& w, const OriginBuffer& origin, const OriginBu
   LockWord lock = accumulate_lock(w, at.target);
   lock.acquire_exclusive();
   if (!old.empty()) datatype::pack(addr, at.count, *at.type, old.data());
-  accumulate_packed(addr, at, op, packed.data());
+  accumulate_packed(addr, at.count, *at.type, op, packed.data());
   lock.release_exclusive();
   if (!old.empty()) datatype::unpack(old.data(), old.size(), result.count, *result.type, const_cast<void*>(result.buf));
 }

@@ -1,8 +1,8 @@
 // The RMA communication calls on a window (MPI-4.0 12.3-12.4): the checks only the window can make (an access
 // epoch covers the target: MPI_ERR_RMA_SYNC; the access lies inside the target's window: MPI_ERR_RMA_RANGE), then
 // the operation is done by loads and stores where the window is mapped (rma/direct.hpp), else goes out on the
-// window's channel (rma/channel.hpp). A direct get's answer is complete at once (`answer` stays null). Dynamic windows' ranges are checked at the
-// target, which alone knows what is attached.
+// window's channel (rma/channel.hpp). A direct get's answer is complete at once (`answer` stays null). Dynamic
+// windows' ranges are checked at the target, which alone knows what is attached.
 #pragma once
 #include "rma/window.hpp"
 

@@ -6,9 +6,9 @@
 //   - create, dynamic, and allocate across nodes (MPI_Win_create, MPI_Win_create_dynamic, MPI_Win_allocate): each
 //     process's memory is its own; RMA operations and locks travel as messages (rma/channel.hpp).
 // On mapped windows the RMA operations are loads and stores (rma/direct.hpp). Every window has a channel, which
-// carries the messages of post / start / complete / wait, and the operations where memory is not mapped. Synchronisation is the channel's
-// completion, memory fences and barriers on a private duplicate of the user's communicator, so window traffic never
-// meets a user message.
+// carries the messages of post / start / complete / wait, and the operations where memory is not mapped.
+// Synchronisation is the channel's completion, memory fences and barriers on a private duplicate of the user's
+// communicator, so window traffic never meets a user message.
 #pragma once
 #include <cstdint>
 #include <memory>
