@@ -129,26 +129,10 @@ Check& check_call(Check& check, const char* call, MPI_Win win, rma::Window*& w, 
   return check;
 }
 
-int put(const char* call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
-  rma::Window* w = nullptr;
-  Side origin{}, target{};
-  Check check(call);
-  check_call(check, call, win, w, target_rank);
-  check_side(check, origin_addr, origin_count, origin_datatype, origin, "origin");
-  check_target_side(check, target_count, target_datatype, target);
-  check_sizes_match(check, origin, "the origin", target, "the target");
-  if (request_based(call)) check.not_null(request, "request");
-  if (!check.ok()) return raise_on_window(call, win, check.status());
-  if (target_rank != MPI_PROC_NULL)
-    if (Status s = rma::put(*w, origin_of(origin), access(target_rank, target_disp, target)); !s.ok())
-      return raise_on_window(call, win, s);
-  if (request) *request = rma_request(nullptr);
-  return MPI_SUCCESS;
-}
-
-int get(const char* call, void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+// MPI_Put, MPI_Get and their request-based forms: the same arguments, the data going one way or the other.
+int put_or_get(const char* call, bool is_get, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+               MPI_Request* request) {
   rma::Window* w = nullptr;
   Side origin{}, target{};
   Check check(call);
@@ -159,9 +143,11 @@ int get(const char* call, void* origin_addr, int origin_count, MPI_Datatype orig
   if (request_based(call)) check.not_null(request, "request");
   if (!check.ok()) return raise_on_window(call, win, check.status());
   rma::Answer answer;
-  if (target_rank != MPI_PROC_NULL)
-    if (Status s = rma::get(*w, origin_of(origin), access(target_rank, target_disp, target), &answer); !s.ok())
-      return raise_on_window(call, win, s);
+  if (target_rank != MPI_PROC_NULL) {
+    const rma::TargetAccess at = access(target_rank, target_disp, target);
+    const Status s = is_get ? rma::get(*w, origin_of(origin), at, &answer) : rma::put(*w, origin_of(origin), at);
+    if (!s.ok()) return raise_on_window(call, win, s);
+  }
   if (request) *request = rma_request(std::move(answer));
   return MPI_SUCCESS;
 }
@@ -224,31 +210,31 @@ int get_accumulate(const char* call, const void* origin_addr, int origin_count, 
 STRATA_PMPI(Put)
 extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
-  return put("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-             target_datatype, win, nullptr);
+  return put_or_get("MPI_Put", false, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, nullptr);
 }
 
 STRATA_PMPI(Rput)
 extern "C" int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
                          MPI_Request* request) {
-  return put("MPI_Rput", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-             target_datatype, win, request);
+  return put_or_get("MPI_Rput", false, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, request);
 }
 
 STRATA_PMPI(Get)
 extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
-  return get("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-             target_datatype, win, nullptr);
+  return put_or_get("MPI_Get", true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, nullptr);
 }
 
 STRATA_PMPI(Rget)
 extern "C" int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
                          MPI_Request* request) {
-  return get("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-             target_datatype, win, request);
+  return put_or_get("MPI_Rget", true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, request);
 }
 
 STRATA_PMPI(Accumulate)

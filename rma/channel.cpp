@@ -63,17 +63,22 @@ std::vector<char> Channel::request_bytes(const RequestHeader& h, const TargetAcc
   return bytes;
 }
 
-void Channel::send(int to, std::vector<char> bytes, int tag) {
-  auto out = std::make_unique<Outgoing>();
-  out->bytes = std::move(bytes);
-  transport::Request& r = out->request;
-  r.kind = transport::RequestKind::Send;
-  r.buf = out->bytes.data();
-  r.count = out->bytes.size();
+void Channel::bytes_request(Message& m, transport::RequestKind kind, int tag, int rank) const {
+  transport::Request& r = m.request;
+  r.kind = kind;
+  r.buf = m.bytes.data();
+  r.count = m.bytes.size();
   r.type = bytes_type();
   r.context = comm_.context;
   r.tag = tag;
-  r.rank = comm_.rank;
+  r.rank = rank;
+}
+
+void Channel::send(int to, std::vector<char> bytes, int tag) {
+  auto out = std::make_unique<Message>();
+  out->bytes = std::move(bytes);
+  bytes_request(*out, transport::RequestKind::Send, tag, comm_.rank);
+  transport::Request& r = out->request;
   r.peer = comm_.world_rank(to);
   transport::engine().start_send(&r);
   if (!r.complete) outgoing_.push_back(std::move(out));
@@ -243,17 +248,10 @@ bool Channel::take_requests() {
   bool moved = false;
   transport::RecvStatus status;
   while (auto message = engine.take_message({comm_.context, transport::kAnySource, kRequestTag}, status)) {
-    auto in = std::make_unique<Incoming>();
+    auto in = std::make_unique<Message>();
     in->bytes.resize(status.bytes);
-    transport::Request& r = in->request;
-    r.kind = transport::RequestKind::Recv;
-    r.buf = in->bytes.data();
-    r.count = in->bytes.size();
-    r.type = bytes_type();
-    r.context = comm_.context;
-    r.tag = kRequestTag;
-    r.rank = status.source;
-    engine.receive_message(&r, *message);
+    bytes_request(*in, transport::RequestKind::Recv, kRequestTag, status.source);
+    engine.receive_message(&in->request, *message);
     incoming_.push_back(std::move(in));
     moved = true;
   }
@@ -264,7 +262,7 @@ bool Channel::take_requests() {
 bool Channel::apply_arrived() {
   bool moved = false;
   while (!incoming_.empty() && incoming_.front()->request.complete) {
-    std::unique_ptr<Incoming> in = std::move(incoming_.front());
+    std::unique_ptr<Message> in = std::move(incoming_.front());
     incoming_.pop_front();
     apply(in->request.status.source, in->bytes.data(), in->bytes.size());
     moved = true;

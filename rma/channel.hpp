@@ -92,11 +92,7 @@ class Channel {
   void wait_completed(const std::vector<int>& origins);
 
  private:
-  struct Outgoing {
-    transport::Request request;
-    std::vector<char> bytes;
-  };
-  struct Incoming {
+  struct Message {  // a request or an answer in flight, as bytes
     transport::Request request;
     std::vector<char> bytes;
   };
@@ -114,6 +110,8 @@ class Channel {
 
   static std::vector<char> request_bytes(const RequestHeader& h, const TargetAccess* at, const OriginBuffer* data);
   void send(int to, std::vector<char> bytes, int tag);
+  // A transport request over m's bytes, on this window's context; `rank`: ours for a send, the source for a receive.
+  void bytes_request(Message& m, transport::RequestKind kind, int tag, int rank) const;
   Answer expect_answer(int target, void* buf, std::size_t count, datatype::TypeRef type, int tag);
   int next_answer_tag();
   void await_answers(int target);  // -1: all targets
@@ -123,8 +121,8 @@ class Channel {
   TargetMemory memory_;
   bool operations_;
   std::uint64_t seen_arrivals_ = ~0ull;
-  std::deque<std::unique_ptr<Incoming>> incoming_;  // requests in arrival order, applied from the front
-  std::deque<std::unique_ptr<Outgoing>> outgoing_;  // sends not yet complete
+  std::deque<std::unique_ptr<Message>> incoming_;  // requests in arrival order, applied from the front
+  std::deque<std::unique_ptr<Message>> outgoing_;  // sends not yet complete
   std::vector<Pending> pending_;
   int answer_tag_ = kFirstAnswerTag;
   std::vector<std::uint64_t> sent_to_;       // operations sent to each target, ever
