@@ -1,7 +1,9 @@
 // Requests the api layer completes itself rather than the transport engine: MPI_Isendrecv's (a send and a receive
-// that complete together, isendrecv.cpp) and generalized requests (MPI_Grequest_start, grequest.cpp). The request
-// calls (requests.cpp) hand them here where they differ from a send or a receive.
+// that complete together, isendrecv.cpp), request-based RMA (rma_calls.cpp) and generalized requests
+// (MPI_Grequest_start, grequest.cpp). The request calls (requests.cpp) hand them here where they differ from a send
+// or a receive.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "api/p2p.hpp"
@@ -19,6 +21,10 @@ struct Generalized {
   MPI_Grequest_cancel_function* cancel;
   void* extra_state;
 };
+
+// Completes `r` once `finish(r)` returns true (it may set r's status first): at once if it does now, else in
+// progress, which polls it until then. A request freed while active (MPI_Request_free) is deleted as it completes.
+void complete_when(ApiRequest* r, std::function<bool(ApiRequest&)> finish);
 
 // MPI_Cancel of an active MPI_Isendrecv: both parts.
 void cancel_parts(ApiRequest& r);

@@ -1,44 +1,26 @@
 // MPI_Isendrecv and MPI_Isendrecv_replace (MPI-4.0 3.10): one request over a send and a receive, complete when both
-// are, with the receive's status. The two parts are ordinary engine requests; a poller completes the outer request.
-#include <algorithm>
+// are, with the receive's status. The two parts are ordinary engine requests; complete_when completes the outer one.
 #include <memory>
 
 #include "api/derived_requests.hpp"
 #include "datatype/pack.hpp"
-#include "runtime/progress.hpp"
 
 using namespace strata;
 using namespace strata::api;
 
 namespace {
 
-std::vector<ApiRequest*>& pending_pairs() {
-  static std::vector<ApiRequest*> list;
-  return list;
-}
-
-// Completes `r` if both parts are done: true then. A freed request (MPI_Request_free while active) goes away here.
-bool try_complete(ApiRequest* r) {
-  const SendRecvParts& p = *r->parts;
+// True once both parts are done, with the receive's status (or the send's error) in `r`.
+bool pair_done(ApiRequest& r) {
+  const SendRecvParts& p = *r.parts;
   if (!p.send.complete || !p.recv.complete) return false;
-  r->status = p.recv.status;
-  r->failure = p.recv.failure;
-  if (r->status.error == 0 && p.send.status.error != 0) {
-    r->status.error = p.send.status.error;
-    r->failure = p.send.failure.empty() ? "the send failed" : p.send.failure;
+  r.status = p.recv.status;
+  r.failure = p.recv.failure;
+  if (r.status.error == 0 && p.send.status.error != 0) {
+    r.status.error = p.send.status.error;
+    r.failure = p.send.failure.empty() ? "the send failed" : p.send.failure;
   }
-  r->complete = true;
-  if (r->freed) delete r;
   return true;
-}
-
-bool poll_pairs(void*) {
-  auto& list = pending_pairs();
-  const auto done = std::remove_if(list.begin(), list.end(), try_complete);
-  const bool moved = done != list.end();
-  list.erase(done, list.end());
-  if (list.empty()) runtime::remove_poller(poll_pairs, nullptr);
-  return moved;
 }
 
 int start_pair(const Operation& send_op, const Operation& recv_op, std::shared_ptr<SendRecvParts> parts,
@@ -52,10 +34,7 @@ int start_pair(const Operation& send_op, const Operation& recv_op, std::shared_p
   prepare_send(r->parts->send, send_op, transport::SendMode::Standard);
   start(r->parts->recv);  // posted first, so a send to ourselves finds it
   start(r->parts->send);
-  if (!try_complete(r)) {
-    if (pending_pairs().empty()) runtime::add_poller(poll_pairs, nullptr);
-    pending_pairs().push_back(r);
-  }
+  complete_when(r, pair_done);
   *request = add_request(r);
   return MPI_SUCCESS;
 }

@@ -3,15 +3,14 @@
 // MPI_Rget_accumulate. Arguments are checked here; epochs, ranges and the operations themselves are rma/'s
 // (rma/operations.hpp). MPI_PROC_NULL as the target does nothing (12.3). A request-based put or accumulate is
 // complete at once, since the data is packed into the outgoing message before the call returns; a request-based
-// get completes when its data has arrived (a poller watches the answer).
+// get completes when its data has arrived (complete_when watches the answer).
 #include <algorithm>
 
-#include "api/p2p.hpp"
+#include "api/derived_requests.hpp"
 #include "api/windows.hpp"
 #include "datatype/op.hpp"
 #include "datatype/pack.hpp"
 #include "rma/operations.hpp"
-#include "runtime/progress.hpp"
 
 using namespace strata;
 using namespace strata::api;
@@ -80,39 +79,13 @@ rma::OriginBuffer origin_of(const Side& s) { return {s.buf, s.count, s.type}; }
 
 // ---- Request-based operations --------------------------------------------------------------------------------
 
-std::vector<std::pair<ApiRequest*, rma::Answer>>& watched() {
-  static std::vector<std::pair<ApiRequest*, rma::Answer>> list;
-  return list;
-}
-
-bool try_complete(std::pair<ApiRequest*, rma::Answer>& w) {
-  if (!w.second->complete) return false;
-  ApiRequest* r = w.first;
-  r->complete = true;
-  if (r->freed) delete r;
-  return true;
-}
-
-bool poll_watched(void*) {
-  auto& list = watched();
-  const auto done = std::remove_if(list.begin(), list.end(), try_complete);
-  const bool moved = done != list.end();
-  list.erase(done, list.end());
-  if (list.empty()) runtime::remove_poller(poll_watched, nullptr);
-  return moved;
-}
-
 // A request for an RMA operation: complete now (`answer` null) or when `answer` has arrived.
 MPI_Request rma_request(rma::Answer answer) {
   auto* r = new ApiRequest;
   r->kind = transport::RequestKind::Send;  // its status says nothing but that it completed (MPI-4.0 12.4)
   r->comm = MPI_COMM_SELF;
   r->active = true;
-  r->complete = answer == nullptr || answer->complete;
-  if (!r->complete) {
-    if (watched().empty()) runtime::add_poller(poll_watched, nullptr);
-    watched().emplace_back(r, std::move(answer));
-  }
+  complete_when(r, [answer = std::move(answer)](ApiRequest&) { return answer == nullptr || answer->complete; });
   return add_request(r);
 }
 
