@@ -82,6 +82,11 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              rule the model's node-memory preference may not override. A reduce by slices through the node's
 //              memory (each rank folding n/p, as allreduce's shared_memory_slices) took 4 ranks, 1 MiB in 280-375 us
 //              in 11 of 12 fast launches (652 in a slow one), shared_memory 214-315 (540-680): no better, not kept.
+// 2026-11-28, reduce at 4 ranks in the slow state (3 rounds, us, 64 KiB / 1 MiB): shared_memory 12.7-13.1 /
+//              206-226, binomial 27-37 / 372-405, linear 41-292 / 338-381, Open MPI 34-41 / 367-381. The new pipeline
+//              (a chain by segments) loses at every segment size, 16 KiB 38-84 / 420-593 up to 128 KiB 33-155 /
+//              377-525: with 4 ranks on 2 processors each segment waits for the scheduler at each hop. No rule names
+//              it; the cost model may choose it across nodes.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /

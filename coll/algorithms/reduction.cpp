@@ -12,6 +12,7 @@
 // of two.
 //   reduce     linear                 (p-1)(a + nb + ng) at the root
 //              binomial               lg (a + nb + ng), and a + nb more if the op does not commute and root != 0
+//              pipeline               (p + S - 2)(a + n/S (b + g)), S segments; a + nb more as binomial
 //              reduce_scatter_gather  2 lg a + 2fn b + fn g + fold                  (Rabenseifner)
 //              shared_memory          one write of n at each rank, then p-1 reads of n and (p-1) n g at the root,
 //                                     by chunks of an area, in the node's shared memory (Args::shared_memory)
@@ -397,6 +398,50 @@ void reduce_binomial(const Args& a, Schedule& s) {
   if (tree_root == a.root) return;
   if (r == tree_root) c.send(out, a.root, kTagDown, {ready});
   if (r == a.root) c.recv(c.output(n), tree_root, kTagDown, {ready});
+}
+
+// A chain toward the root by segments (segment_bytes, 64 KiB by default): over v = (rank - root) mod p, v takes
+// segment k of the partial result of v + 1 .. p - 1 from its right, folds its own segment in front and passes it
+// left, so that every rank reduces at once, each on another segment. The chain runs in rank order from root 0; a
+// non-commutative operator therefore reduces to rank 0, which hands the result to the root (as binomial does).
+void reduce_pipeline(const Args& a, Schedule& s) {
+  const Ctx c(a, s);
+  const std::size_t n = a.recvcount;
+  if (n == 0) return;
+  const int r = c.rank(), p = c.size(), chain_root = a.op->commutative ? a.root : 0;
+  const int v = mod(r - chain_root, p), left = mod(r - 1, p), right = mod(r + 1, p);
+  const Data in = c.input(n);
+  const Data acc = v == 0 ? (r == a.root ? c.output(n) : c.temp(n)) : v == p - 1 ? in : c.temp(n);
+  if (p == 1) {
+    c.init(in, acc);
+    return;
+  }
+  // In place at the root the partial results may not land in recvbuf, which still holds its input.
+  const Data incoming = v == 0 && same(in, acc) ? c.temp(n) : acc;
+  const std::size_t tags = static_cast<std::size_t>(tag_limit(a));
+  const std::size_t bytes = a.segment_bytes > 0 ? a.segment_bytes : 64 * 1024;
+  const std::size_t per_segment =
+      std::max({std::size_t{1}, c.type->size > 0 ? bytes / c.type->size : n, (n + tags - 1) / tags});
+  std::vector<VertexId> done;
+  int tag = 0;
+  for (std::size_t first = 0; first < n; first += per_segment, ++tag) {
+    const std::size_t len = std::min(per_segment, n - first);
+    const Data mine = elements(in, first, len), part = elements(acc, first, len);
+    if (v == p - 1) {
+      done.push_back(c.send(mine, left, tag, {}));
+      continue;
+    }
+    const Data arriving = elements(incoming, first, len);
+    const VertexId got = c.recv(arriving, right, tag, {});
+    const VertexId folded =
+        same(arriving, part) ? c.reduce(mine, part, {got}) : c.combine(part, arriving, false, {got});
+    done.push_back(v == 0 ? folded : c.send(part, left, tag, {folded}));
+  }
+  if (chain_root == a.root) return;
+  // No chain message goes from rank 0 to the root (rank 0 ends the chain; the root's right neighbour is rank 0 only
+  // when the root begins the chain and receives nothing), so tag 0 cannot be mistaken.
+  if (v == 0) c.send(acc, a.root, 0, {c.join(done)});
+  if (r == a.root) c.recv(c.output(n), chain_root, 0, {c.join(done)});
 }
 
 // Rabenseifner: fold, reduce-scatter by recursive halving, binomial gather of the blocks. The gather goes to the
@@ -802,6 +847,7 @@ bool node_memory_slices_fit(const Args& a) {
 constexpr Algorithm kAlgorithms[] = {
     {Operation::kReduce, "linear", reduce_linear, nullptr},
     {Operation::kReduce, "binomial", reduce_binomial, nullptr},
+    {Operation::kReduce, "pipeline", reduce_pipeline, nullptr},
     {Operation::kReduce, "reduce_scatter_gather", reduce_reduce_scatter_gather, nullptr},
     {Operation::kReduce, "shared_memory", reduce_shared_memory, node_memory_fits},
     {Operation::kAllreduce, "reduce_bcast", allreduce_reduce_bcast, nullptr},

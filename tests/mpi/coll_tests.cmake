@@ -64,7 +64,7 @@ strata_coll_forced_test(coll_all 5 trees
                         BCAST=binomial GATHER=binomial SCATTER=binomial REDUCE=binomial ALLREDUCE=recursive_doubling
                         ALLGATHER=bruck ALLTOALL=bruck BARRIER=dissemination)
 strata_coll_forced_test(coll_all 5 rings
-                        BCAST=scatter_allgather ALLGATHER=ring ALLREDUCE=ring ALLTOALL=pairwise
+                        BCAST=scatter_allgather ALLGATHER=ring ALLREDUCE=ring ALLTOALL=pairwise REDUCE=pipeline
                         REDUCE_SCATTER_BLOCK=ring)
 strata_coll_forced_test(coll_all 5 pipelines
                         BCAST=pipeline ALLREDUCE=segmented_ring REDUCE=reduce_scatter_gather REDUCE_SCATTER=pairwise

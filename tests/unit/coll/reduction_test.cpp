@@ -420,12 +420,15 @@ std::string check(const Trial& trial) {
     return "strict network: " + strict;
   // Few tags, whatever p and count: each run takes a block of them (the segmented ring: a ring's per chunk in flight).
   // The topology-aware ones: a half of the block for the way down.
-  // The shared-memory slices: a tag per slice and piece, and the results'.
+  // The shared-memory slices: a tag per slice and piece, and the results'. The pipeline: a tag per segment of 16 bytes.
   const std::string name = trial.algo.name;
   const std::size_t chunk = NodeSegment::kAreaBytes / trial.k.type->size;
   const auto slice_tags = static_cast<int>((trial.p + 1) * ((trial.count / trial.p + 1 + chunk - 1) / chunk));
+  const std::size_t per_segment = std::max<std::size_t>(1, 16 / trial.k.type->size);
+  const auto segment_tags = static_cast<int>(std::max<std::size_t>(1, (trial.count + per_segment - 1) / per_segment));
   if (most_tags > (name == "segmented_ring"         ? 32
                    : name == "shared_memory_slices" ? slice_tags
+                   : name == "pipeline"             ? segment_tags
                    : trial.algo.topology_aware      ? kTagsPerCollective
                                                     : 8))
     return std::to_string(most_tags) + " tags";
@@ -588,7 +591,7 @@ TEST(ReductionRegistry, RingsAndPairwiseRefuseNonCommutativeOperators) {
 
 TEST(ReductionRegistry, NamesPerOperation) {
   EXPECT_EQ(algorithm_names(Operation::kReduce),
-            "linear, binomial, reduce_scatter_gather, shared_memory, hierarchical, grouped");
+            "linear, binomial, pipeline, reduce_scatter_gather, shared_memory, hierarchical, grouped");
   EXPECT_EQ(algorithm_names(Operation::kAllreduce),
             "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, shared_memory, "
             "shared_memory_slices, hierarchical, multi_leader, grouped");
