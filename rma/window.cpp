@@ -12,6 +12,7 @@
 #include "comm/create.hpp"
 #include "comm/internal_collectives.hpp"
 #include "rma/lock.hpp"
+#include "transport/engine.hpp"
 
 namespace strata::rma {
 namespace {
@@ -24,7 +25,8 @@ struct Record {
   std::int32_t disp_unit;
   std::int32_t noncontig;
   std::int32_t error_class;  // this process's argument check; 0 = fine
-  std::int32_t unused;
+  std::int32_t pid;
+  std::uint64_t base;        // create and allocate flavors: the window's memory in this process
 };
 
 template <class T>
@@ -78,8 +80,9 @@ Status check_single_node(const std::vector<int>& world_ranks, const std::vector<
 
 namespace {
 
-// Sizes, units and argument checks of every process, on the parent's collective context with an internal tag (as
-// MPI_Comm_split does), before anything is made: the first failure (by rank) is everyone's.
+// Sizes, units and argument checks (and MPI_Win_allocate's allocation) of every process, on the parent's collective
+// context with an internal tag (as MPI_Comm_split does), before anything is made: the first failure (by rank) is
+// everyone's.
 Status exchange_records(const comm::Communicator& parent, const Record& mine, const Status& local,
                         std::vector<Record>& records) {
   records = allgather_values(view_of(parent), mine);
@@ -87,7 +90,8 @@ Status exchange_records(const comm::Communicator& parent, const Record& mine, co
     if (records[r].error_class == 0) continue;
     if (r == parent.rank) return local;
     return error(records[r].error_class, "rank " + std::to_string(r) +
-                                             " of the communicator gave an invalid argument; no window was made");
+                                             " of the communicator gave an invalid argument or could not allocate "
+                                             "its memory; no window was made");
   }
   return {};
 }
@@ -107,12 +111,28 @@ Status create(const comm::Communicator& parent, const runtime::World& world, Fla
     out->flavor = Flavor::Allocate;
     return {};
   }
+  // MPI_Win_allocate's memory first, so that its address goes out with the sizes and its failure with the checks.
+  void* allocated = nullptr;
+  Status made = local;
+  if (made.ok() && flavor == Flavor::Allocate && mine.size > 0 && posix_memalign(&allocated, 64, mine.size) != 0) {
+    allocated = nullptr;
+    constexpr int kErrNoMem = 39;  // MPI_ERR_NO_MEM
+    made = error(kErrNoMem, "cannot allocate " + std::to_string(mine.size) + " bytes");
+  }
+  char* const memory = flavor == Flavor::Allocate ? static_cast<char*>(allocated) : base;
+  const Record record{mine.size, mine.disp_unit, 0, made.error_class, static_cast<std::int32_t>(getpid()),
+                      reinterpret_cast<std::uintptr_t>(memory)};
   std::vector<Record> records;
-  if (Status s = exchange_records(parent, Record{mine.size, mine.disp_unit, 0, local.error_class, 0}, local, records);
-      !s.ok())
-    return s;
+  Status exchanged = exchange_records(parent, record, made, records);
   auto w = std::make_unique<Window>(parent.size);
+  if (exchanged.ok()) exchanged = comm::create_dup(parent, w->comm);
+  if (!exchanged.ok()) {
+    std::free(allocated);
+    return exchanged;
+  }
   w->flavor = flavor;
+  w->allocated = allocated;
+  w->local_base = memory;
   for (const Record& x : records) {
     w->layout.sizes.push_back(static_cast<std::size_t>(x.size));
     w->layout.disp_units.push_back(x.disp_unit);
@@ -120,20 +140,14 @@ Status create(const comm::Communicator& parent, const runtime::World& world, Fla
   w->lock_nocheck.assign(parent.size, false);
   w->size_attr = static_cast<std::intptr_t>(mine.size);
   w->disp_unit_attr = mine.disp_unit;
-  Status made;
-  if (flavor == Flavor::Allocate && mine.size > 0 && posix_memalign(&w->allocated, 64, mine.size) != 0) {
-    w->allocated = nullptr;
-    constexpr int kErrNoMem = 39;  // MPI_ERR_NO_MEM
-    made = error(kErrNoMem, "cannot allocate " + std::to_string(mine.size) + " bytes");
-  }
-  if (Status s = agree(parent, made, "allocating the window's memory"); !s.ok()) {
-    std::free(w->allocated);
-    return s;
-  }
-  w->local_base = flavor == Flavor::Allocate ? static_cast<char*>(w->allocated) : base;
-  if (Status s = comm::create_dup(parent, w->comm); !s.ok()) {
-    std::free(w->allocated);
-    return s;
+  if (flavor != Flavor::Dynamic && transport::engine().cross_memory_allowed()) {
+    CrossMemory& m = w->cross_memory;
+    const std::uint32_t here = world.node_of_rank[parent.world_ranks[parent.rank]];
+    for (int r = 0; r < parent.size; ++r) {
+      m.pids.push_back(world.node_of_rank[parent.world_ranks[r]] == here ? records[r].pid : 0);
+      m.bases.push_back(static_cast<std::uintptr_t>(records[r].base));
+    }
+    m.disp_units = w->layout.disp_units;
   }
   w->channel = std::make_unique<Channel>(*w->comm, memory_of(*w), true);
   out = std::move(w);
@@ -144,7 +158,7 @@ Status allocate_shared(const comm::Communicator& parent, const runtime::World& w
                        bool noncontig, const Status& local, std::unique_ptr<Window>& out) {
   // 1. Sizes, units and argument checks of every process, before anything is made.
   std::vector<Record> records;
-  if (Status s = exchange_records(parent, Record{mine.size, mine.disp_unit, noncontig, local.error_class, 0}, local,
+  if (Status s = exchange_records(parent, Record{mine.size, mine.disp_unit, noncontig, local.error_class, 0, 0}, local,
                                   records);
       !s.ok())
     return s;

@@ -4,7 +4,8 @@
 //   - allocate (MPI_Win_allocate) on a communicator inside one node: laid out and mapped as a shared window (parts on
 //     pages of their own), so it works the same way;
 //   - create, dynamic, and allocate across nodes (MPI_Win_create, MPI_Win_create_dynamic, MPI_Win_allocate): each
-//     process's memory is its own; RMA operations and locks travel as messages (rma/channel.hpp).
+//     process's memory is its own; RMA operations and locks travel as messages (rma/channel.hpp), except puts
+//     and gets to a target on this node, which read or write its memory (rma/cross_memory.hpp).
 // On mapped windows the RMA operations are loads and stores (rma/direct.hpp). Every window has a channel, which
 // carries the messages of post / start / complete / wait, and the operations where memory is not mapped.
 // Synchronisation is the channel's completion, memory fences and barriers on a private duplicate of the user's
@@ -17,6 +18,7 @@
 
 #include "comm/communicator.hpp"
 #include "rma/channel.hpp"
+#include "rma/cross_memory.hpp"
 #include "rma/epochs.hpp"
 #include "rma/layout.hpp"
 #include "rma/segment.hpp"
@@ -37,6 +39,7 @@ struct Window {
   char* local_base = nullptr;                // other flavors: this process's memory (NULL for dynamic windows)
   void* allocated = nullptr;                 // MPI_Win_allocate: that memory, freed with the window
   std::unique_ptr<Channel> channel;
+  CrossMemory cross_memory;                  // create and allocate flavors: put and get to targets on this node
   std::vector<bool> touched;                 // per target: an RMA operation went there since the last completion
   Epochs epochs;
   bool noncontig = false;                    // alloc_shared_noncontig was in force (rank 0's info decides)

@@ -49,6 +49,9 @@ class Engine final : public FabricSink {
   // rings at once instead of waiting there for a posted receive (on_ring_record's lazy path), so they count as
   // arrivals. Counted: every want_every_arrival(true) is undone by one want_every_arrival(false).
   void want_every_arrival(bool on) { probing_layers_ += on ? 1 : -1; }
+  // Whether this rank may read or write another process's memory on its node (Linux cross-memory attach): not with
+  // STRATA_CMA=0, nor once the kernel has refused (rma/cross_memory.cpp asks too).
+  bool cross_memory_allowed() const { return cross_memory_reads_; }
 
   bool progress();
 

@@ -1,0 +1,69 @@
+// Put and get by cross-memory attach (see cross_memory.hpp).
+#include "rma/cross_memory.hpp"
+
+#include <sys/uio.h>
+
+#include <cerrno>
+
+#include "datatype/pack.hpp"
+
+namespace strata::rma {
+namespace {
+
+enum class Direction { Write, Read };
+
+// Moves `len` bytes between `here` and the target's address `there`; false if the kernel refused, which turns the
+// path off for the window (a partial put is rewritten whole by the message that follows).
+bool move(CrossMemory& m, int target, Direction d, char* here, std::uintptr_t there, std::size_t len) {
+  std::size_t done = 0;
+  while (done < len) {
+    iovec local{here + done, len - done};
+    iovec remote{reinterpret_cast<void*>(there + done), len - done};
+    const ssize_t n = d == Direction::Write ? process_vm_writev(m.pids[target], &local, 1, &remote, 1, 0)
+                                            : process_vm_readv(m.pids[target], &local, 1, &remote, 1, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      m.pids.clear();
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// The target's bytes of `at` when they are one run: where they start there (0 when they are not one run).
+std::uintptr_t target_run(const CrossMemory& m, const TargetAccess& at) {
+  if (!m.reaches(at.target) || !datatype::contiguous(*at.type, at.count)) return 0;
+  return m.bases[at.target] + static_cast<std::uintptr_t>(at.disp * m.disp_units[at.target] + at.type->true_lb);
+}
+
+}  // namespace
+
+bool cross_memory_put(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at) {
+  const std::uintptr_t there = target_run(m, at);
+  if (there == 0) return false;
+  const std::size_t bytes = datatype::wire_bytes(*at.type, at.count);
+  if (bytes == 0) return true;
+  if (datatype::contiguous(*origin.type, origin.count))
+    return move(m, at.target, Direction::Write,
+                const_cast<char*>(static_cast<const char*>(origin.buf)) + origin.type->true_lb, there, bytes);
+  std::vector<char> packed(bytes);
+  datatype::pack(origin.buf, origin.count, *origin.type, packed.data());
+  return move(m, at.target, Direction::Write, packed.data(), there, bytes);
+}
+
+bool cross_memory_get(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at) {
+  const std::uintptr_t there = target_run(m, at);
+  if (there == 0) return false;
+  const std::size_t bytes = datatype::wire_bytes(*at.type, at.count);
+  if (bytes == 0) return true;
+  if (datatype::contiguous(*origin.type, origin.count))
+    return move(m, at.target, Direction::Read, static_cast<char*>(const_cast<void*>(origin.buf)) + origin.type->true_lb,
+                there, bytes);
+  std::vector<char> packed(bytes);
+  if (!move(m, at.target, Direction::Read, packed.data(), there, bytes)) return false;
+  datatype::unpack(packed.data(), bytes, origin.count, *origin.type, const_cast<void*>(origin.buf));
+  return true;
+}
+
+}  // namespace strata::rma

@@ -1,0 +1,31 @@
+// Put and get by Linux cross-memory attach (process_vm_writev / process_vm_readv) on windows whose memory is not
+// mapped (MPI_Win_create, and MPI_Win_allocate across nodes), to a target on this node: one copy instead of three
+// (pack, ring, unpack at the target), complete at origin and target when the call returns, with no work at the
+// target. So the synchronisation calls need nothing more for them: the epoch's opening (fence's closing barrier, a
+// granted lock, the target's Post) has already let the origin write, and there is nothing to wait for at its close.
+// Only contiguous target accesses go this way (the origin's side goes through a packed copy when it is not
+// contiguous); accumulates (applied by the target, for their atomicity), dynamic windows (whose attached memory only
+// the target knows) and every operation once the kernel has refused go by messages (rma/channel.hpp).
+#pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "rma/channel.hpp"
+
+namespace strata::rma {
+
+struct CrossMemory {
+  std::vector<pid_t> pids;                // per rank of the window: 0 where it can not be reached so
+  std::vector<std::uintptr_t> bases;      // its window memory, in its own address space
+  std::vector<int> disp_units;
+
+  bool reaches(int target) const { return !pids.empty() && pids[target] > 0; }
+};
+
+// True when the bytes have moved; false when they must go by messages (nothing the caller can see has changed).
+bool cross_memory_put(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at);
+bool cross_memory_get(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at);
+
+}  // namespace strata::rma
