@@ -42,33 +42,31 @@ std::uintptr_t target_run(const CrossMemory& m, const TargetAccess& at) {
   return m.bases[at.target] + static_cast<std::uintptr_t>(at.disp * m.disp_units[at.target] + at.type->true_lb);
 }
 
+// A put (Write) or get (Read) of `origin` to or from the target: straight from or into a contiguous origin, else
+// through a packed copy.
+bool transfer(CrossMemory& m, Direction d, const OriginBuffer& origin, const TargetAccess& at) {
+  const std::uintptr_t there = target_run(m, at);
+  if (there == 0) return false;
+  const std::size_t bytes = datatype::wire_bytes(*at.type, at.count);
+  if (bytes < kLeastBytes) return false;
+  char* const buf = static_cast<char*>(const_cast<void*>(origin.buf));
+  if (datatype::contiguous(*origin.type, origin.count))
+    return move(m, at.target, d, buf + origin.type->true_lb, there, bytes);
+  std::vector<char> packed(bytes);
+  if (d == Direction::Write) datatype::pack(origin.buf, origin.count, *origin.type, packed.data());
+  if (!move(m, at.target, d, packed.data(), there, bytes)) return false;
+  if (d == Direction::Read) datatype::unpack(packed.data(), bytes, origin.count, *origin.type, buf);
+  return true;
+}
+
 }  // namespace
 
 bool cross_memory_put(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at) {
-  const std::uintptr_t there = target_run(m, at);
-  if (there == 0) return false;
-  const std::size_t bytes = datatype::wire_bytes(*at.type, at.count);
-  if (bytes < kLeastBytes) return false;
-  if (datatype::contiguous(*origin.type, origin.count))
-    return move(m, at.target, Direction::Write,
-                const_cast<char*>(static_cast<const char*>(origin.buf)) + origin.type->true_lb, there, bytes);
-  std::vector<char> packed(bytes);
-  datatype::pack(origin.buf, origin.count, *origin.type, packed.data());
-  return move(m, at.target, Direction::Write, packed.data(), there, bytes);
+  return transfer(m, Direction::Write, origin, at);
 }
 
 bool cross_memory_get(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at) {
-  const std::uintptr_t there = target_run(m, at);
-  if (there == 0) return false;
-  const std::size_t bytes = datatype::wire_bytes(*at.type, at.count);
-  if (bytes < kLeastBytes) return false;
-  if (datatype::contiguous(*origin.type, origin.count))
-    return move(m, at.target, Direction::Read, static_cast<char*>(const_cast<void*>(origin.buf)) + origin.type->true_lb,
-                there, bytes);
-  std::vector<char> packed(bytes);
-  if (!move(m, at.target, Direction::Read, packed.data(), there, bytes)) return false;
-  datatype::unpack(packed.data(), bytes, origin.count, *origin.type, const_cast<void*>(origin.buf));
-  return true;
+  return transfer(m, Direction::Read, origin, at);
 }
 
 }  // namespace strata::rma
