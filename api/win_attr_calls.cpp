@@ -13,8 +13,6 @@ using namespace strata::api;
 
 namespace {
 
-constexpr const char* kNoncontigKey = "alloc_shared_noncontig";
-
 // The values MPI hands out pointers to, alike for every window of a flavor (every window is in the unified model:
 // shared windows are one memory, and the others are changed only by their owner, applying the operations).
 int g_flavors[] = {0, MPI_WIN_FLAVOR_CREATE, MPI_WIN_FLAVOR_ALLOCATE, MPI_WIN_FLAVOR_DYNAMIC, MPI_WIN_FLAVOR_SHARED};
@@ -131,7 +129,7 @@ extern "C" int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen) {
   return MPI_SUCCESS;
 }
 
-// The new hints replace the old; alloc_shared_noncontig keeps telling the layout in force, which cannot change.
+// The new hints replace the old (set_hints keeps those in force whatever was asked).
 STRATA_PMPI(Win_set_info)
 extern "C" int PMPI_Win_set_info(MPI_Win win, MPI_Info info) {
   rma::Window* w = nullptr;
@@ -139,8 +137,7 @@ extern "C" int PMPI_Win_set_info(MPI_Win win, MPI_Info info) {
   Check check("MPI_Win_set_info");
   check_window(check, win, w).info(info, given, false);
   if (!check.ok()) return raise_on_window("MPI_Win_set_info", win, check.status());
-  w->hints = given->dup();
-  w->hints.set(kNoncontigKey, w->noncontig ? "true" : "false");
+  set_hints(*w, given);
   return MPI_SUCCESS;
 }
 

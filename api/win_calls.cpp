@@ -52,7 +52,7 @@ int create_window(const char* call, rma::Flavor flavor, void* base, MPI_Aint siz
   if (Status s = rma::create(*c, world, flavor, mine, static_cast<char*>(base), args.status(), w); !s.ok())
     return raise(call, comm, s);
   w->errhandler = MPI_ERRORS_ARE_FATAL;  // a window's default, whatever the communicator's (MPI-4.0 9.3)
-  w->hints = given ? given->dup() : runtime::Info{};
+  set_hints(*w, given);
   if (flavor == rma::Flavor::Allocate) *static_cast<void**>(baseptr) = w->base(w->rank());
   *win = windows().add(w.release());
   return MPI_SUCCESS;
@@ -119,8 +119,7 @@ extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i
   if (Status s = rma::allocate_shared(*c, world, mine, info_true(given, kNoncontigKey), args.status(), w); !s.ok())
     return raise(call, comm, s);
   w->errhandler = MPI_ERRORS_ARE_FATAL;  // a window's default, whatever the communicator's (MPI-4.0 9.3)
-  w->hints = given ? given->dup() : runtime::Info{};
-  w->hints.set(kNoncontigKey, w->noncontig ? "true" : "false");  // the layout in force (rank 0's hint decides)
+  set_hints(*w, given);  // with the layout in force (rank 0's hint decides)
   *static_cast<void**>(baseptr) = w->base(w->rank());
   *win = windows().add(w.release());
   return MPI_SUCCESS;

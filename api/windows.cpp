@@ -49,4 +49,12 @@ void release_windows_at_finalize() {
   }
 }
 
+void set_hints(rma::Window& w, const runtime::Info* given) {
+  w.hints = given ? given->dup() : runtime::Info{};
+  if (w.flavor == rma::Flavor::Shared) w.hints.set("alloc_shared_noncontig", w.noncontig ? "true" : "false");
+  for (const auto& [key, value] : {std::pair{"accumulate_ordering", "rar,raw,war,waw"},
+                                   std::pair{"accumulate_ops", "same_op_no_op"}})
+    if (w.hints.get(key) == nullptr) w.hints.set(key, value);
+}
+
 }  // namespace strata::api

@@ -1,6 +1,7 @@
 // One-sided operations by messages (see channel.hpp).
 #include "rma/channel.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "comm/internal_collectives.hpp"
@@ -298,13 +299,19 @@ void Channel::apply(int origin, const char* bytes, std::size_t len) {
 
 char* Channel::target_address(const RequestHeader& h, const datatype::Datatype& type) const {
   if (!memory_.dynamic) return memory_.base + h.disp * memory_.disp_unit;
-  // A dynamic window: the access must lie inside one attached region.
+  // A dynamic window: every byte of the access must lie in attached memory, which regions attached side by side
+  // (they never overlap) cover together.
   const auto [first, last] = span_of(type, h.count);
-  const std::uintptr_t lo = static_cast<std::uintptr_t>(h.disp + first);
+  std::uintptr_t covered = static_cast<std::uintptr_t>(h.disp + first);
   const std::uintptr_t hi = static_cast<std::uintptr_t>(h.disp + last);
-  for (const auto& [addr, bytes] : memory_.attached)
-    if (lo >= addr && hi <= addr + bytes) return reinterpret_cast<char*>(h.disp);
-  return nullptr;
+  while (covered < hi) {
+    const auto region = std::find_if(memory_.attached.begin(), memory_.attached.end(), [&](const auto& r) {
+      return covered >= r.first && covered < r.first + r.second;
+    });
+    if (region == memory_.attached.end()) return nullptr;
+    covered = region->first + region->second;
+  }
+  return reinterpret_cast<char*>(h.disp);
 }
 
 void Channel::apply_operation(int origin, const RequestHeader& h, const char* rest, std::size_t len) {

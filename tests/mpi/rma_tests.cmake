@@ -1,8 +1,9 @@
 # Multi-process tests of windows (rma/): shared-memory windows (issue 11): creation on 1..8 ranks with every size
 # pattern and layout, loads and stores through each synchronisation style, locks, bad input, error handlers, windows
 # per simulated node, segment clean-up, MPI_Alloc_mem; one-sided communication on every flavor (rma_ops,
-# rma_request_ops, rma_bad_input), also across simulated nodes and with the rendezvous through the rings. Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and
-# strata_mpi_failure_test() are available; names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
+# rma_request_ops, rma_bad_input), also across simulated nodes and with the rendezvous through the rings; accesses
+# across side-by-side regions of a dynamic window (rma_dynamic_regions). Included from tests/mpi/CMakeLists.txt, so
+# strata_mpi_test() and strata_mpi_failure_test() are available; names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
 # tests/integration/win_cleanup.sh checks /dev/shm after whole jobs (freed windows, finalize, a killed rank).
 
 set(STRATA_RMA_TEST_PROGRAMS
@@ -16,7 +17,8 @@ set(STRATA_RMA_TEST_PROGRAMS
     rma_ops
     rma_request_ops
     rma_bad_input
-    rma_one_way)
+    rma_one_way
+    rma_dynamic_regions)
 
 strata_mpi_test_programs(rma_tests ${STRATA_RMA_TEST_PROGRAMS})
 add_dependencies(mpi_tests rma_tests)
@@ -64,3 +66,8 @@ foreach(program rma_ops rma_request_ops rma_bad_input rma_one_way)
 endforeach()
 strata_mpi_test(rma_ops NP 4 NOCMA)
 strata_mpi_test(rma_ops NP 4 NOSHMRINGS)
+
+foreach(np 1 2 3)
+  strata_mpi_test(rma_dynamic_regions NP ${np})
+endforeach()
+strata_mpi_test(rma_dynamic_regions NP 4 NODES node)

@@ -138,6 +138,11 @@ static void check_group_name_info(MPI_Win win, MPI_Comm comm, int noncontig) {
   CHECK(flag && strcmp(value, "false") == 0);
   CHECK_MPI(MPI_Info_get(used, "alloc_shared_noncontig", MPI_MAX_INFO_VAL, value, &flag));
   CHECK(flag && strcmp(value, noncontig ? "true" : "false") == 0);
+  /* The hints in force include the defaults of MPI-4.0 12.2.1 that nobody set. */
+  CHECK_MPI(MPI_Info_get(used, "accumulate_ordering", MPI_MAX_INFO_VAL, value, &flag));
+  CHECK(flag && strcmp(value, "rar,raw,war,waw") == 0);
+  CHECK_MPI(MPI_Info_get(used, "accumulate_ops", MPI_MAX_INFO_VAL, value, &flag));
+  CHECK(flag && strcmp(value, "same_op_no_op") == 0);
   CHECK_MPI(MPI_Info_free(&used));
 }
 
