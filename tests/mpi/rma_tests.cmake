@@ -2,8 +2,9 @@
 # pattern and layout, loads and stores through each synchronisation style, locks, bad input, error handlers, windows
 # per simulated node, segment clean-up, MPI_Alloc_mem; one-sided communication on every flavor (rma_ops,
 # rma_request_ops, rma_bad_input), also across simulated nodes and with the rendezvous through the rings; accesses
-# across side-by-side regions of a dynamic window (rma_dynamic_regions). Included from tests/mpi/CMakeLists.txt, so
-# strata_mpi_test() and strata_mpi_failure_test() are available; names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
+# across side-by-side regions of a dynamic window (rma_dynamic_regions); MAXLOC and MINLOC on the padded pair types
+# (rma_pair_types). Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and strata_mpi_failure_test() are
+# available; names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
 # tests/integration/win_cleanup.sh checks /dev/shm after whole jobs (freed windows, finalize, a killed rank).
 
 set(STRATA_RMA_TEST_PROGRAMS
@@ -18,7 +19,8 @@ set(STRATA_RMA_TEST_PROGRAMS
     rma_request_ops
     rma_bad_input
     rma_one_way
-    rma_dynamic_regions)
+    rma_dynamic_regions
+    rma_pair_types)
 
 strata_mpi_test_programs(rma_tests ${STRATA_RMA_TEST_PROGRAMS})
 add_dependencies(mpi_tests rma_tests)
@@ -67,7 +69,9 @@ endforeach()
 strata_mpi_test(rma_ops NP 4 NOCMA)
 strata_mpi_test(rma_ops NP 4 NOSHMRINGS)
 
-foreach(np 1 2 3)
-  strata_mpi_test(rma_dynamic_regions NP ${np})
+foreach(program rma_dynamic_regions rma_pair_types)
+  foreach(np 1 2 3)
+    strata_mpi_test(${program} NP ${np})
+  endforeach()
+  strata_mpi_test(${program} NP 4 NODES node)
 endforeach()
-strata_mpi_test(rma_dynamic_regions NP 4 NODES node)
