@@ -314,6 +314,7 @@ Status check(const Op& op, const Datatype& t, Use use) {
     return error(kErrOp, std::string(op_name(op)) + " on " + type_name + ": predefined operators reduce predefined "
                              "datatypes only (MPI-4.0 6.9.2); use a user-defined operator");
   const int type = t.element;
+  if (type == 0 && t.size == 0) return Status::success();  // an accumulate of no data (an empty derived type)
   if (type == 0)
     return error(kErrOp, std::string(op_name(op)) + " on " + type_name +
                              ", whose basic elements are not all of one predefined type");

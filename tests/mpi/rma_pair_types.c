@@ -3,7 +3,8 @@
  * windows: every rank accumulates into rank 0's window N elements (a contiguous count) and, through a vector type,
  * every other element of a second region; the values rise with the origin's rank on even elements and fall on odd
  * ones, so each element's winner is known in advance. Rank 0 checks every element after a fence, and that the vector's
- * gaps are untouched. Any number of ranks. */
+ * gaps are untouched. Also: an accumulate of an empty derived type (MPI_Type_contiguous(0, ...)) with MPI_SUM, which
+ * moves no data and so is no error (MPICH's badrma). Any number of ranks. */
 #include "test_util.h"
 
 enum { N = 9, VEC = 2 * N };
@@ -59,6 +60,21 @@ PAIR_CASE(double_int_case, double_int, MPI_DOUBLE_INT)
 PAIR_CASE(long_double_int_case, long_double_int, MPI_LONG_DOUBLE_INT)
 PAIR_CASE(short_int_case, short_int, MPI_SHORT_INT)
 
+static void empty_type_case(int rank, int size) {
+  int mem[4] = {1, 2, 3, 4}, none[1] = {99};
+  MPI_Win win;
+  MPI_Datatype empty;
+  CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &empty));
+  CHECK_MPI(MPI_Type_commit(&empty));
+  CHECK_MPI(MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  CHECK_MPI(MPI_Accumulate(none, 1, empty, (rank + 1) % size, 0, 1, empty, MPI_SUM, win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  for (int i = 0; i < 4; ++i) CHECK(mem[i] == i + 1);
+  CHECK_MPI(MPI_Win_free(&win));
+  CHECK_MPI(MPI_Type_free(&empty));
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   int rank, size;
@@ -69,6 +85,7 @@ int main(int argc, char **argv) {
     long_double_int_case(rank, size, allocate);
     short_int_case(rank, size, allocate);
   }
+  empty_type_case(rank, size);
   if (rank == 0) printf("rma_pair_types: %d ranks OK\n", size);
   CHECK_MPI(MPI_Finalize());
   return 0;
