@@ -37,15 +37,15 @@ bool move(CrossMemory& m, int target, Direction d, char* here, std::uintptr_t th
 }
 
 // The target's bytes of `at` when they are one run: where they start there (0 when they are not one run).
-std::uintptr_t target_run(const CrossMemory& m, const TargetAccess& at) {
+std::uintptr_t target_run(const CrossMemory& m, int disp_unit, const TargetAccess& at) {
   if (!m.reaches(at.target) || !datatype::contiguous(*at.type, at.count)) return 0;
-  return m.bases[at.target] + static_cast<std::uintptr_t>(at.disp * m.disp_units[at.target] + at.type->true_lb);
+  return m.bases[at.target] + static_cast<std::uintptr_t>(at.disp * disp_unit + at.type->true_lb);
 }
 
 // A put (Write) or get (Read) of `origin` to or from the target: straight from or into a contiguous origin, else
 // through a packed copy.
-bool transfer(CrossMemory& m, Direction d, const OriginBuffer& origin, const TargetAccess& at) {
-  const std::uintptr_t there = target_run(m, at);
+bool transfer(CrossMemory& m, int disp_unit, Direction d, const OriginBuffer& origin, const TargetAccess& at) {
+  const std::uintptr_t there = target_run(m, disp_unit, at);
   if (there == 0) return false;
   const std::size_t bytes = datatype::wire_bytes(*at.type, at.count);
   if (bytes < kLeastBytes) return false;
@@ -61,12 +61,12 @@ bool transfer(CrossMemory& m, Direction d, const OriginBuffer& origin, const Tar
 
 }  // namespace
 
-bool cross_memory_put(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at) {
-  return transfer(m, Direction::Write, origin, at);
+bool cross_memory_put(CrossMemory& m, int disp_unit, const OriginBuffer& origin, const TargetAccess& at) {
+  return transfer(m, disp_unit, Direction::Write, origin, at);
 }
 
-bool cross_memory_get(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at) {
-  return transfer(m, Direction::Read, origin, at);
+bool cross_memory_get(CrossMemory& m, int disp_unit, const OriginBuffer& origin, const TargetAccess& at) {
+  return transfer(m, disp_unit, Direction::Read, origin, at);
 }
 
 }  // namespace strata::rma

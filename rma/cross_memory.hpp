@@ -20,13 +20,13 @@ namespace strata::rma {
 struct CrossMemory {
   std::vector<pid_t> pids;                // per rank of the window: 0 where it can not be reached so
   std::vector<std::uintptr_t> bases;      // its window memory, in its own address space
-  std::vector<int> disp_units;
 
   bool reaches(int target) const { return !pids.empty() && pids[target] > 0; }
 };
 
 // True when the bytes have moved; false when they must go by messages (nothing the caller can see has changed).
-bool cross_memory_put(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at);
-bool cross_memory_get(CrossMemory& m, const OriginBuffer& origin, const TargetAccess& at);
+// `disp_unit`: the target's (the window's layout).
+bool cross_memory_put(CrossMemory& m, int disp_unit, const OriginBuffer& origin, const TargetAccess& at);
+bool cross_memory_get(CrossMemory& m, int disp_unit, const OriginBuffer& origin, const TargetAccess& at);
 
 }  // namespace strata::rma

@@ -33,7 +33,7 @@ Status put(Window& w, const OriginBuffer& origin, const TargetAccess& at) {
     direct_put(w, origin, at);
     return {};
   }
-  if (cross_memory_put(w.cross_memory, origin, at)) return {};
+  if (cross_memory_put(w.cross_memory, w.layout.disp_units[at.target], origin, at)) return {};
   w.channel->put(origin, at);
   w.touched[at.target] = true;
   return {};
@@ -45,7 +45,7 @@ Status get(Window& w, const OriginBuffer& origin, const TargetAccess& at, Answer
     direct_get(w, origin, at);
     return {};
   }
-  if (cross_memory_get(w.cross_memory, origin, at)) return {};
+  if (cross_memory_get(w.cross_memory, w.layout.disp_units[at.target], origin, at)) return {};
   Answer a = w.channel->get(origin, at);
   if (answer) *answer = std::move(a);
   w.touched[at.target] = true;

@@ -147,7 +147,6 @@ Status create(const comm::Communicator& parent, const runtime::World& world, Fla
       m.pids.push_back(world.node_of_rank[parent.world_ranks[r]] == here ? records[r].pid : 0);
       m.bases.push_back(static_cast<std::uintptr_t>(records[r].base));
     }
-    m.disp_units = w->layout.disp_units;
   }
   w->channel = std::make_unique<Channel>(*w->comm, memory_of(*w), true);
   out = std::move(w);
