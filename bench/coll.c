@@ -35,8 +35,9 @@
  *      waits for the scheduler to run its receiver).
  *      Syncs and maxima are MPI_Send/MPI_Recv through rank 0 (gather, then release in rank order), not
  *      collectives: they are the same code on every library, and do not depend on the collectives being measured.
- *   3. Warm-up: N doubles from 1 until the calls of a batch (batch less sync) last >= 20 ms and at least as long as
- *      the sync, twice in a row (or N reaches 2^20). Batches of >= 20 ms make the timer and the sync negligible and
+ *   3. Warm-up: 32 calls (fewer if they pass 1 s; first touches of memory, see warm_up_calls), then N doubles from
+ *      1 until the calls of a batch (batch less sync) last >= 20 ms and at least as long as the sync, twice in a
+ *      row (or N reaches 2^20). Batches of >= 20 ms make the timer and the sync negligible and
  *      hold enough calls that a transport's eager credit (how far a rank may run ahead) does not decide the figure.
  *   4. Timed batches: `batches` of them, except that slow cases (MPICH with more ranks than cores: milliseconds per
  *      call, N = 1 or a few) stop after 0.3 s once they have 3, so that an 8-rank run ends within a minute or two.
@@ -80,6 +81,13 @@
 enum { MAX_CASES = 64, MAX_BATCHES = 1000, SYNC_BATCHES = 11 };
 
 static const double min_batch_seconds = 0.020;
+/* Calls made before any is timed. A library's first calls touch memory for the first time (Strata's node memory
+ * has 16 rotating slots, taken in turn), and on a virtual machine whose host backs the guest's memory only when it
+ * is first written, as this one, that costs 7-14 us per 4 KiB page: a 1 MiB reduce on 8 ranks takes 14 ms in each
+ * of its first 16 calls, and 0.55 ms after. Without this, a case slow enough to end its doubling at N = 2 would be
+ * timed on those first calls alone. */
+static const long warm_up_calls = 32;
+static const double max_warm_up_seconds = 1.0;
 /* Slow cases (MPICH with more ranks than cores) stop after these, once they have 3 batches. */
 static const double max_sync_seconds = 0.1, max_case_seconds = 0.3;
 static const long max_calls = 1L << 20;
@@ -369,8 +377,12 @@ static void run_case(Op op, Mode mode, long bytes, int batches, double *v, doubl
   /* 2. The cost of the closing sync, to subtract: batches of 0 calls. */
   const double sync = median(v, batches_within(op, mode, bytes, 0, SYNC_BATCHES, max_sync_seconds, v, NULL));
 
-  /* 3. Warm-up: double N until the calls of a batch (the batch less the sync) last min_batch_seconds and at least
-   *    as long as the sync, twice in a row (one batch slowed down by a preemption must not stop the doubling). */
+  /* 3. Warm-up: first warm_up_calls calls (unless they pass max_warm_up_seconds), then double N until the calls of
+   *    a batch (the batch less the sync) last min_batch_seconds and at least as long as the sync, twice in a row
+   *    (one batch slowed down by a preemption must not stop the doubling). */
+  double warm_up = 0;
+  for (long made = 0; made < warm_up_calls && warm_up < max_warm_up_seconds; made += 8)
+    warm_up += batch_seconds(op, mode, bytes, 8);
   const double min_calls_seconds = sync > min_batch_seconds ? sync : min_batch_seconds;
   long calls = 1;
   for (int long_enough = 0; long_enough < 2 && calls < max_calls;) {

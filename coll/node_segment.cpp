@@ -64,6 +64,7 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   segment->base_ = base;
   segment->bytes_ = bytes;
   segment->members_ = k;
+  segment->mapped_.assign(areas, 0);
   auto* header = static_cast<Header*>(base);
   if (header->attached.fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<uint32_t>(k))
     shm_unlink(name.c_str());  // the last to attach: every member has it mapped
@@ -83,6 +84,23 @@ NodeSegment::Area& NodeSegment::area(int slot, int writer, int tag, uint64_t run
   const std::size_t index = before * members_ + static_cast<std::size_t>(writer) * n +
                             static_cast<std::size_t>((static_cast<uint64_t>(tag) + run) % static_cast<uint64_t>(n));
   return *reinterpret_cast<Area*>(static_cast<char*>(base_) + kHeaderBytes + index * kAreaStride);
+}
+
+void NodeSegment::map(Area& a, std::size_t bytes, bool for_writing) {
+#if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
+  if (bytes <= Area::kInlineBytes) return;  // in the area's own line
+  const std::size_t index =
+      static_cast<std::size_t>(reinterpret_cast<char*>(&a) - static_cast<char*>(base_) - kHeaderBytes) / kAreaStride;
+  if (mapped_[index] >= bytes) return;
+  static const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto from = reinterpret_cast<uintptr_t>(a.payload(bytes)) + mapped_[index];
+  const uintptr_t start = from & ~(page - 1), end = (from + bytes - mapped_[index] + page - 1) & ~(page - 1);
+  // A kernel without these (before Linux 5.14) refuses them: the pages then fault in one by one, as before.
+  madvise(reinterpret_cast<void*>(start), end - start, for_writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+  mapped_[index] = static_cast<uint32_t>(bytes);
+#else
+  (void)a, (void)bytes, (void)for_writing;
+#endif
 }
 
 int node_slot(int tag_base) {

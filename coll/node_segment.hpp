@@ -15,6 +15,13 @@
 // persistent collective keeps a slot of its own, since its starts may come in any order across ranks. An area holds
 // one block at a time: a writer publishes once every reader of the previous block has taken it. A block is named by
 // its `use` (the run and the tag) and its readers, so a reader never takes another run's or another group's block.
+//
+// Mapping. A block's pages are mapped into a process with one madvise (MADV_POPULATE_WRITE for its writer,
+// MADV_POPULATE_READ for a reader) the first time that process uses them, not by a page fault per 4 KiB page, which
+// costs 8-14 us on this machine (a VM): madvise maps 4 MiB in 1.2 ms for writing and 0.23 ms for reading pages that
+// exist, against 15 and 8 ms by faults. The first write of a page the host has never backed stays dear (about 7 us
+// a page): the first 1 MiB reduce on 8 ranks in each rotating slot takes 14 ms (14-20 without madvise), later ones
+// 0.6. The pages stay unreserved until then: only the areas runs use take memory.
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -72,11 +79,15 @@ class NodeSegment {
   }
   int members() const { return members_; }
 
+  // Maps the first `bytes` of the block in `a` into this process, once per area and size (see Mapping above).
+  void map(Area& a, std::size_t bytes, bool for_writing);
+
  private:
   NodeSegment() = default;
   void* base_ = nullptr;
   std::size_t bytes_ = 0;
   int members_ = 0;
+  std::vector<uint32_t> mapped_;  // per area: the block bytes already mapped in this process
 };
 
 // The slot of a run with tag block `tag_base` (collective.hpp), or -1 (a persistent collective past the slots).

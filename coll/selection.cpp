@@ -87,6 +87,12 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              (a chain by segments) loses at every segment size, 16 KiB 38-84 / 420-593 up to 128 KiB 33-155 /
 //              377-525: with 4 ranks on 2 processors each segment waits for the scheduler at each hop. No rule names
 //              it; the cost model may choose it across nodes.
+// 2026-11-28, reduce in the slow state (2 launches, us at 3 / 4 / 8 ranks): binomial 8 B 0.39-0.54 / 0.52-0.54 /
+//              1.08-1.24, 1 KiB 0.86-0.94 / 1.02-1.13 / 2.11-2.24, 4 KiB 1.8-1.9 / 2.3-2.4 / 8.7-11; shared_memory
+//              8 B 0.76-0.94 / 1.14-1.35 / 3.08-3.12, 1 KiB 1.35-1.63 / 1.58-1.84 / 3.80-3.96, 4 KiB 1.8-2.0 /
+//              2.2-2.6 / 5.2-5.4 (Open MPI at 4 ranks 8 B: 0.41-0.71). In a stream of small reduces the rings carry
+//              several calls' messages per cache line the root takes, where the node's memory has it fetch one area
+//              per writer and call: binomial up to 2 KiB, over the node-memory preference.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
@@ -173,6 +179,7 @@ constexpr Rule kRules[] = {
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
+    {Operation::kReduce, 2048, 3, 8, "binomial", false, true},
     {Operation::kReduce, kAny, 3, 8, "shared_memory"},
     {Operation::kReduce, kAny, 2, 2, "linear"},
     {Operation::kReduce, kAny, 1, 8, "binomial"},

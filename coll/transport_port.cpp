@@ -93,6 +93,7 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
     message = "internal: a collective published " + std::to_string(bytes) + " bytes, more than a node area holds";
     return true;
   }
+  channel_.node->map(a, bytes, true);
   datatype::pack(s.from, s.count, *s.type, a.payload(bytes));
   a.bytes = bytes;
   a.readers = static_cast<uint32_t>(s.readers);
@@ -116,6 +117,7 @@ bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
     message = "a collective's block of " + std::to_string(a.bytes) + " bytes does not fit the " +
               std::to_string(capacity) + " this rank expects: counts, datatypes or roots differ between the ranks";
   }
+  channel_.node->map(a, a.bytes, false);
   if (s.op == nullptr)
     datatype::unpack(a.payload(a.bytes), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
   else if (error == 0)  // a contiguous layout's packed bytes are its elements from true_lb on
