@@ -68,7 +68,8 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              leads pairwise at 3 and 4 ranks: 128 KiB 60.6 / 93.2 (pairwise 70.8 / 104), 1 MiB 508 / 1021 (562 /
 //              1278; a second run at 4 ranks: 1069 against 1275). At 8 ranks 1 MiB they stay near a tie (6692 linear,
 //              6998 pairwise; the earlier run above had pairwise ahead), so pairwise, which keeps one exchange in
-//              flight, stays there.
+//              flight, stayed there. 2026-11-28 (2 launches, blocking and nonblocking): linear 5196-5959, pairwise
+//              5432-6527, Open MPI 4935-6330: linear up to 8 ranks.
 // 2026-11-24, by machine state (bench/core_latency.c; 2-4 launches each): at 2 ranks the node-memory reduce takes
 //              8 B 0.10-0.20, 64 KiB 4.1-5.4 / 27-28, 1 MiB 57-89 / 275-330 us in the fast / slow state, linear
 //              0.105-0.108, 3.7-6.2 and 106-112 in both (Open MPI 0.11-0.15, 8.0-8.8, 107-112): linear at 2 ranks,
@@ -174,7 +175,7 @@ constexpr Rule kRules[] = {
     {Operation::kAllgatherv, kAny, 1, kMany, "ring"},
     {Operation::kAlltoall, 512, 4, 8, "shared_memory"},
     {Operation::kAlltoall, 65536, 1, 8, "linear"},
-    {Operation::kAlltoall, kAny, 1, 4, "linear"},
+    {Operation::kAlltoall, kAny, 1, 8, "linear"},
     {Operation::kAlltoall, 256, 9, kMany, "bruck"},
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},

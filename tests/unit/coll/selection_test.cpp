@@ -85,7 +85,8 @@ TEST(Selection, FollowsTheMeasuredTable) {
   EXPECT_EQ(chosen(Operation::kAllgather, 5, 1 << 20), "linear");
   EXPECT_EQ(chosen(Operation::kAllgather, 16, 8), "bruck");
   EXPECT_EQ(chosen(Operation::kAlltoall, 4, 1 << 20), "linear");
-  EXPECT_EQ(chosen(Operation::kAlltoall, 5, 1 << 20), "pairwise");
+  EXPECT_EQ(chosen(Operation::kAlltoall, 8, 1 << 20), "linear");
+  EXPECT_EQ(chosen(Operation::kAlltoall, 9, 1 << 20), "pairwise");
   EXPECT_EQ(chosen(Operation::kBarrier, 16, 0), "dissemination");
 }
 
@@ -99,8 +100,12 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 1024), "linear");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 4, 8), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 3, 8), "linear");
-  // A reduce reads from the node's memory from 3 ranks on; at 2, one copy through it won only in the fast state.
+  // A reduce reads from the node's memory from 3 ranks on, past 2 KiB (smaller ones stream better through the
+  // rings, the model's preference notwithstanding); at 2, one copy through it won only in the fast state.
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 4, 1 << 20), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 8, 4096), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 8, 2048), "binomial");
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 3, 8), "binomial");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 65536), "linear");
   // Across nodes there is no node memory to share: the rules after it serve.
   EXPECT_EQ(chosen(Operation::kAllgather, 4, 8), "linear");
