@@ -164,10 +164,9 @@ STRATA_PMPI(Get_library_version)
 extern "C" int PMPI_Get_library_version(char* version, int* resultlen) {
   if (version == nullptr || resultlen == nullptr)
     return raise("MPI_Get_library_version", MPI_COMM_NULL, MPI_ERR_ARG, "version or resultlen is NULL");
-  const uint32_t fi = fi_version();
   const std::string text = "Strata " STRATA_VERSION " (MPI " + std::to_string(MPI_VERSION) + "." +
-                           std::to_string(MPI_SUBVERSION) + "; libfabric " + std::to_string(FI_MAJOR(fi)) + "." +
-                           std::to_string(FI_MINOR(fi)) + ", " + PMIx_Get_version() + ")";
+                           std::to_string(MPI_SUBVERSION) + "; libfabric " + std::to_string(FI_MAJOR_VERSION) + "." +
+                           std::to_string(FI_MINOR_VERSION) + ", " + PMIx_Get_version() + ")";
   return copy_string(text, version, MPI_MAX_LIBRARY_VERSION_STRING, resultlen);
 }
 

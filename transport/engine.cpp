@@ -120,8 +120,8 @@ Status Engine::init(const runtime::World& world) {
   const bool has_local = locals.size() > 1;
   rings_ = has_local && env_or("STRATA_SHM_RINGS", "1") != "0";
 
-  // Ring peers need no fabric endpoint (the rings carry every byte the receiver does not read itself), and a job that
-  // opens none never initialises libfabric, whose verbs provider alone takes 85 ms of MPI_Init here.
+  // Ring peers need no fabric endpoint (the rings carry every byte the receiver does not read itself), and a process
+  // that opens none never loads libfabric (transport/fabric_library.hpp: 200 ms of start-up and more).
   if (has_local && !rings_)
     if (Status s = shm_.open(env_or("STRATA_SHM_PROVIDER", "shm"), shm_prefix(world.job_id) + std::to_string(me) + "_fi");
         !s.ok())
