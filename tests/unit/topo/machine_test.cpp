@@ -166,7 +166,7 @@ TEST(Machine, ReloadingForgetsThePreviousMachine) {
 
 // ---- XML ----------------------------------------------------------------------------------------------------------
 
-const std::string kXmlFile = std::string(STRATA_TOPO_TEST_DATA) + "/two_packages_smt.xml";
+const std::string kXmlFile = STRATA_TOPO_TEST_DATA "/two_packages_smt.xml";
 
 TEST(MachineXml, LoadsCommittedFile) {
   Machine m;
@@ -225,7 +225,7 @@ TEST(MachineErrors, MalformedSyntheticDescription) {
 }
 
 TEST(MachineErrors, MissingXmlFile) {
-  const std::string path = std::string(STRATA_TOPO_TEST_DATA) + "/no_such_topology.xml";
+  const std::string path = STRATA_TOPO_TEST_DATA "/no_such_topology.xml";
   Machine m;
   Status s = Machine::from_xml_file(path, m);
   EXPECT_FALSE(s.ok());
@@ -254,7 +254,7 @@ TEST(MachineErrors, CorruptXmlBuffer) {
 TEST(MachineErrors, FailedLoadKeepsThePreviousMachine) {
   Machine m = synthetic(kHierarchicalNode);
   EXPECT_FALSE(Machine::from_synthetic("pack:2 bogus:3 pu:1", m).ok());
-  EXPECT_FALSE(Machine::from_xml_file(std::string(STRATA_TOPO_TEST_DATA) + "/no_such_topology.xml", m).ok());
+  EXPECT_FALSE(Machine::from_xml_file(STRATA_TOPO_TEST_DATA "/no_such_topology.xml", m).ok());
   expect_same_machine(synthetic(kHierarchicalNode), m);
 }
 
