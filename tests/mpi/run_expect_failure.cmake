@@ -8,7 +8,11 @@
 string(REPLACE "|" ";" command "${CMD}")
 execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output TIMEOUT 170)
 message("---- output ----\n${output}---- exit status: ${status}")
-if(EXPECT_SUCCESS AND NOT status STREQUAL "0")
+# A job ended by mpiexec's --timeout (status 124) or by the TIMEOUT above hung: its output may already hold the
+# expected error, but an error that leaves the job hanging is a failure of its own.
+if(status STREQUAL "124" OR status MATCHES "timeout")
+  message(FATAL_ERROR "the job hung until it was killed (${status})")
+elseif(EXPECT_SUCCESS AND NOT status STREQUAL "0")
   message(FATAL_ERROR "expected exit status 0")
 elseif(NOT EXPECT_SUCCESS AND status STREQUAL "0")
   message(FATAL_ERROR "expected a nonzero exit status")
