@@ -177,9 +177,9 @@ static void test_many(void) {
     if (i % 3 == 0) {
       CHECK_MPI(MPI_Info_delete(info, keys[i]));
     } else {
-      if (m != i) {
-        strcpy(keys[m], keys[i]);
-        strcpy(values[m], values[i]);
+      if (m != i) {  // whole rows by memmove: GCC's -Wrestrict cannot see that m != i keeps them apart
+        memmove(keys[m], keys[i], sizeof keys[0]);
+        memmove(values[m], values[i], sizeof values[0]);
       }
       ++m;
     }
