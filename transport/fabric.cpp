@@ -19,10 +19,12 @@ constexpr int kReceiveBuffers = 64;
 constexpr std::size_t kBufferBytes = sizeof(Header) + kFabricEagerLimit;
 constexpr std::size_t kInjectStaging = 4096;
 
-// Every libfabric call that can fail comes after open() loaded the library.
-const char* fi_text(int errnum) { return fabric_library(nullptr)->strerror(errnum); }
+// libfabric's real symbols. Every use comes after open() has loaded the library.
+const FabricLibrary& lib() { return *fabric_library(nullptr); }
 
-Status fi_error(const std::string& what, int rc) { return error(kErrOther, what + " failed: " + fi_text(-rc)); }
+Status fi_error(const std::string& what, int rc) {
+  return error(kErrOther, what + " failed: " + lib().strerror(-rc));
+}
 
 }  // namespace
 
@@ -38,9 +40,8 @@ struct FabricEndpoint::Op {
 Status FabricEndpoint::open(const std::string& provider, const std::string& local_name) {
   provider_ = provider;
   std::string why;
-  lib_ = fabric_library(&why);
-  if (lib_ == nullptr) return error(kErrOther, "provider " + provider + ": " + why);
-  fi_info* hints = lib_->dupinfo(nullptr);
+  if (fabric_library(&why) == nullptr) return error(kErrOther, "provider " + provider + ": " + why);
+  fi_info* hints = lib().dupinfo(nullptr);
   if (provider == "shm" && !local_name.empty()) {
     const std::string address = "fi_shm://" + local_name;
     hints->addr_format = FI_ADDR_STR;
@@ -55,8 +56,8 @@ Status FabricEndpoint::open(const std::string& provider, const std::string& loca
   hints->domain_attr->threading = FI_THREAD_DOMAIN;
   hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
   hints->fabric_attr->prov_name = strdup(provider.c_str());
-  int rc = lib_->getinfo(FI_VERSION(1, 17), nullptr, nullptr, 0, hints, &info_);
-  lib_->freeinfo(hints);
+  int rc = lib().getinfo(FI_VERSION(1, 17), nullptr, nullptr, 0, hints, &info_);
+  lib().freeinfo(hints);
   if (rc != 0) return fi_error("fi_getinfo(" + provider + ")", rc);
   inject_size_ = info_->tx_attr->inject_size;
   max_msg_size_ = std::min<std::size_t>(info_->ep_attr->max_msg_size, std::size_t{1} << 30);
@@ -66,7 +67,7 @@ Status FabricEndpoint::open(const std::string& provider, const std::string& loca
   cq_attr.size = 4096;
   fi_av_attr av_attr{};
   av_attr.type = FI_AV_TABLE;
-  if ((rc = lib_->fabric(info_->fabric_attr, &fabric_, nullptr))) return fi_error("fi_fabric", rc);
+  if ((rc = lib().fabric(info_->fabric_attr, &fabric_, nullptr))) return fi_error("fi_fabric", rc);
   if ((rc = fi_domain(fabric_, info_, &domain_, nullptr))) return fi_error("fi_domain", rc);
   if ((rc = fi_av_open(domain_, &av_attr, &av_, nullptr))) return fi_error("fi_av_open", rc);
   if ((rc = fi_cq_open(domain_, &cq_attr, &cq_, nullptr))) return fi_error("fi_cq_open", rc);
@@ -88,7 +89,7 @@ void FabricEndpoint::close() {
   if (av_) fi_close(&av_->fid);
   if (domain_) fi_close(&domain_->fid);
   if (fabric_) fi_close(&fabric_->fid);
-  if (info_) lib_->freeinfo(info_);
+  if (info_) lib().freeinfo(info_);
   ep_ = nullptr, cq_ = nullptr, av_ = nullptr, domain_ = nullptr, fabric_ = nullptr, info_ = nullptr;
   for (Op* op : receive_buffers_) delete op;
   for (Op* op : all_bounces_) delete op;
@@ -176,7 +177,7 @@ void FabricEndpoint::report_cq_error(const char* where) {
   fi_cq_err_entry err{};
   fi_cq_readerr(cq_, &err, 0);
   std::fprintf(stderr, "strata: %s: libfabric %s completion error: %s\n", where, provider_.c_str(),
-               fi_text(err.err));
+               lib().strerror(err.err));
   std::abort();  // a lost message cannot be recovered; fail loudly rather than hang
 }
 

@@ -20,8 +20,6 @@
 
 namespace strata::transport {
 
-struct FabricLibrary;
-
 // Header + eager payload stay within ofi_rxm's 16 KiB eager buffer (with room for its own header), so rxm never
 // starts a rendezvous of its own under ours.
 constexpr std::size_t kFabricEagerLimit = 16 * 1024 - 256;
@@ -62,7 +60,6 @@ class FabricEndpoint {
   void report_cq_error(const char* where);
 
   std::string provider_;
-  const FabricLibrary* lib_ = nullptr;  // loaded by the first open()
   fi_info* info_ = nullptr;
   fid_fabric* fabric_ = nullptr;
   fid_domain* domain_ = nullptr;

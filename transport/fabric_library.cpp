@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 
 #include <csignal>
-#include <mutex>
 
 namespace strata::transport {
 namespace {
@@ -36,32 +35,39 @@ class SignalDispositions {
   Saved saved_[NSIG];
 };
 
+// The library and its symbols, or why not. Loaded once: a function-local static is initialised thread-safely.
+struct Loaded {
+  FabricLibrary library{};
+  std::string error;
+  bool ok = false;
+};
+
+Loaded load() {
+  Loaded l;
+  void* handle = nullptr;
+  {
+    SignalDispositions keep;
+    handle = dlopen("libfabric.so.1", RTLD_NOW | RTLD_LOCAL);
+  }
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    l.error = std::string("cannot load libfabric.so.1: ") + (why ? why : "unknown reason");
+    return l;
+  }
+  l.ok = resolve(handle, "fi_getinfo", "FABRIC_1.3", l.library.getinfo, l.error) &&
+         resolve(handle, "fi_freeinfo", "FABRIC_1.3", l.library.freeinfo, l.error) &&
+         resolve(handle, "fi_dupinfo", "FABRIC_1.3", l.library.dupinfo, l.error) &&
+         resolve(handle, "fi_fabric", "FABRIC_1.1", l.library.fabric, l.error) &&
+         resolve(handle, "fi_strerror", "FABRIC_1.0", l.library.strerror, l.error);
+  return l;
+}
+
 }  // namespace
 
 const FabricLibrary* fabric_library(std::string* error) {
-  static FabricLibrary library;
-  static std::string load_error;
-  static bool loaded = false;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void* handle = nullptr;
-    {
-      SignalDispositions keep;
-      handle = dlopen("libfabric.so.1", RTLD_NOW | RTLD_LOCAL);
-    }
-    if (handle == nullptr) {
-      const char* why = dlerror();
-      load_error = std::string("cannot load libfabric.so.1: ") + (why ? why : "unknown reason");
-      return;
-    }
-    loaded = resolve(handle, "fi_getinfo", "FABRIC_1.3", library.getinfo, load_error) &&
-             resolve(handle, "fi_freeinfo", "FABRIC_1.3", library.freeinfo, load_error) &&
-             resolve(handle, "fi_dupinfo", "FABRIC_1.3", library.dupinfo, load_error) &&
-             resolve(handle, "fi_fabric", "FABRIC_1.1", library.fabric, load_error) &&
-             resolve(handle, "fi_strerror", "FABRIC_1.0", library.strerror, load_error);
-  });
-  if (!loaded && error != nullptr) *error = load_error;
-  return loaded ? &library : nullptr;
+  static const Loaded loaded = load();
+  if (!loaded.ok && error != nullptr) *error = loaded.error;
+  return loaded.ok ? &loaded.library : nullptr;
 }
 
 }  // namespace strata::transport
