@@ -2,7 +2,7 @@
  * Scatter on request), blocking and nonblocking, in portable MPI C, so the same source runs on Strata, MPICH and
  * Open MPI.
  *
- *   coll [ops [sizes [modes [batches]]]]
+ *   coll [ops [sizes [modes [batches [algorithms]]]]]
  *     ops      comma-separated, default barrier,bcast,reduce,allreduce,allgather,alltoall; also gather, scatter
  *     sizes    comma-separated bytes, multiples of 8, default 8,1024,65536,1048576: the message of Bcast, Reduce and
  *              Allreduce (MPI_DOUBLE, MPI_SUM for the reductions), and the block each rank sends to each peer in
@@ -11,6 +11,7 @@
  *              isolated: MPI_X, each call followed by a sync (one call's latency, see 6.); aligned: MPI_X, every
  *              rank starting each call at the same instant of the host's clock (one call's latency, see 7.)
  *     batches  default 5: timed batches per case
+ *     algorithms  comma-separated names to compare in this one run (see 8.), e.g. binomial,pipeline,auto
  * Roots are 0; every call has distinct send and receive buffers (no MPI_IN_PLACE).
  *
  * Per case (op, mode, size):
@@ -59,8 +60,15 @@
  *      counted and the margin doubles. It is the time of one call when every rank enters it at once, cold, as after
  *      a phase of computation: it includes the scheduler's running of every rank when ranks outnumber cores
  *      (8 ranks on 2 cores: about 200 us), which is part of each algorithm's cost there.
- * Output: '#' comment lines, then per case "op mode bytes usec", each followed by a comment line
- * "# op mode bytes: N calls x B batches, sync X us" (what the figure was made of). A case whose figure is not above
+ *   8. Comparing algorithms: with `algorithms`, each case runs once per name, each on its own duplicate of
+ *      MPI_COMM_WORLD whose info key strata_coll_<op> names the algorithm ("auto": no key, the library's own
+ *      choice). Strata's selection reads that key (coll/selection.hpp); other libraries ignore it, so their rows are
+ *      the same call several times. Steps 1-3 run per algorithm, then the timed batches (or the aligned calls)
+ *      alternate between algorithms, each round starting one further along: every algorithm is timed in the same
+ *      minutes of the same launch, so a machine that drifts, or a launch whose ranks the scheduler places badly,
+ *      weighs on them alike. Launches of one configuration differ here by 15-20 %, more than the algorithms do.
+ * Output: '#' comment lines, then per case "op mode bytes usec" ("op mode bytes usec algorithm" when comparing),
+ * each followed by a comment line "# op mode bytes: N calls x B batches, sync X us" (what the figure was made of). A case whose figure is not above
  * zero (the sync varied by more than the calls took: an overloaded machine) prints only the comment line. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -78,7 +86,7 @@
 
 #include "harness.h"
 
-enum { MAX_CASES = 64, MAX_BATCHES = 1000, SYNC_BATCHES = 11 };
+enum { MAX_CASES = 64, MAX_BATCHES = 1000, SYNC_BATCHES = 11, MAX_ALGORITHMS = 16 };
 
 static const double min_batch_seconds = 0.020;
 /* Calls made before any is timed. A library's first calls touch memory for the first time (Strata's node memory
@@ -100,6 +108,8 @@ typedef enum { BLOCKING, NONBLOCKING, ISOLATED, ALIGNED, MODE_COUNT } Mode;
 static const char *const mode_names[MODE_COUNT] = {"blocking", "nonblocking", "isolated", "aligned"};
 
 static int rank, size;
+/* The communicator of the calls timed now: MPI_COMM_WORLD, or the duplicate that forces an algorithm (8.). */
+static MPI_Comm comm;
 
 /* Aligned mode (7.): how many calls, and how far ahead of the agreement on it the instant of a call lies. */
 enum { ALIGNED_CALLS = 201 };
@@ -116,7 +126,7 @@ static int call(Op op, Mode mode, long bytes) {
   MPI_Request req = MPI_REQUEST_NULL;
   MPI_Request *r = mode == NONBLOCKING ? &req : NULL;
   const int n = (int)bytes, doubles = (int)(bytes / (long)sizeof(double));
-  const MPI_Comm w = MPI_COMM_WORLD;
+  const MPI_Comm w = comm;
   int err = MPI_SUCCESS;
   switch (op) {
   case BARRIER: err = r ? MPI_Ibarrier(w, r) : MPI_Barrier(w); break;
@@ -246,6 +256,20 @@ static int barrier_waits(Mode mode, int *err) {
   return 1;
 }
 
+/* One algorithm of a case (or the library's choice on MPI_COMM_WORLD, when nothing is compared) and what it
+ * measured. */
+typedef struct {
+  const char *algorithm; /* NULL: nothing compared */
+  MPI_Comm comm;
+  int skipped;           /* its checked call failed: no figure */
+  long calls;            /* N of its timed batches */
+  double sync;           /* the closing sync's cost, subtracted in stream mode */
+  int done;              /* timed batches, or aligned calls, so far */
+  double v[MAX_BATCHES], syncs[MAX_BATCHES];
+} Variant;
+
+static Variant variants[MAX_ALGORITHMS];
+
 /* The max over ranks of one batch's time: N calls (in isolated mode each followed by a sync; without `calling`,
  * only those syncs), then the closing sync. The opening sync is whatever the caller did last: max_over_ranks (the
  * previous batch's, or the agreement on the check) is a barrier too, so a batch adds only one sync to the calls. */
@@ -266,20 +290,14 @@ static double batch_of(Op op, Mode mode, long bytes, long calls, int calling) {
 
 static double batch_seconds(Op op, Mode mode, long bytes, long calls) { return batch_of(op, mode, bytes, calls, 1); }
 
-/* Up to `want` batches of `calls` calls, their times in v; fewer when they have taken `budget` seconds, but at least
- * 3 (or `want`). In isolated mode each is paired with a batch of its syncs alone, whose times go to `syncs`. Returns
- * how many ran. All ranks decide alike: the times are maxima over ranks. */
-static int batches_within(Op op, Mode mode, long bytes, long calls, int want, double budget, double *v,
-                          double *syncs) {
-  double spent = 0;
-  int done = 0;
-  while (done < want && (done < 3 || spent < budget)) {
-    v[done] = batch_seconds(op, mode, bytes, calls);
-    spent += v[done];
-    if (mode == ISOLATED && calls > 0) spent += syncs[done] = batch_of(op, mode, bytes, calls, 0);
-    ++done;
-  }
-  return done;
+/* One timed batch of x (4.): its time in x->v, and in isolated mode the paired batch of its syncs alone in
+ * x->syncs. Returns the seconds both took. */
+static double timed_batch(Op op, Mode mode, long bytes, Variant *x) {
+  comm = x->comm;
+  double spent = x->v[x->done] = batch_seconds(op, mode, bytes, x->calls);
+  if (mode == ISOLATED) spent += x->syncs[x->done] = batch_of(op, mode, bytes, x->calls, 0);
+  ++x->done;
+  return spent;
 }
 
 static double clock_seconds(void) {
@@ -300,7 +318,7 @@ static int one_host(void) {
 
 /* One aligned call: the ranks agree on an instant `margin` ahead, sleep until it, make the call. Returns the max
  * over ranks of (end of the call - the instant), or a negative value when a rank reached the instant late. */
-static double aligned_call(Op op, long bytes, double margin) {
+static double aligned_call(Op op, long bytes, double margin, MPI_Comm on) {
   const double at = max_over_ranks(clock_seconds() + margin);
   const int late = clock_seconds() > at;
   const double wake_at = at - spin_seconds;
@@ -308,6 +326,7 @@ static double aligned_call(Op op, long bytes, double margin) {
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL) == EINTR) {
   }
   while (clock_seconds() < at) sched_yield();
+  comm = on;
   if (call(op, ALIGNED, bytes) != MPI_SUCCESS) {
     fprintf(stderr, "coll: %s aligned %ld bytes: a timed call failed on rank %d\n", op_names[op], bytes, rank);
     MPI_Abort(MPI_COMM_WORLD, 5);
@@ -316,9 +335,17 @@ static double aligned_call(Op op, long bytes, double margin) {
   return isinf(took) ? -1 : took;
 }
 
-/* 7. Aligned mode: ALIGNED_CALLS calls, each started by every rank at the same instant; the median of their
- *    times. The margin doubles (up to max_margin_seconds) whenever a rank was late, and that call is not counted. */
-static void run_aligned(Op op, long bytes, double *v) {
+/* The name a case's output lines end with: " <algorithm>" when comparing, else nothing. */
+static const char *label(const Variant *x) {
+  static char text[80];
+  snprintf(text, sizeof text, "%s%s", x->algorithm ? " " : "", x->algorithm ? x->algorithm : "");
+  return text;
+}
+
+/* 7. Aligned mode: ALIGNED_CALLS calls of each variant, each started by every rank at the same instant, the
+ *    variants taking turns call by call; the median of each one's times. The margin doubles (up to
+ *    max_margin_seconds) whenever a rank was late, and that call is not counted. */
+static void run_aligned(Op op, long bytes, Variant *var, int count) {
   if (!one_host()) {
     if (rank == 0) printf("# %s aligned %ld: skipped, the ranks are not on one host (no common clock)\n",
                           op_names[op], bytes);
@@ -328,26 +355,39 @@ static void run_aligned(Op op, long bytes, double *v) {
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL); /* wake at the instant, not up to 50 us after it */
 #endif
   double margin = first_margin_seconds;
-  int done = 0, late = 0;
-  while (done < ALIGNED_CALLS) {
-    const double t = aligned_call(op, bytes, margin);
-    if (t >= 0) {
-      v[done++] = t;
-    } else {
-      ++late;
-      if (margin < max_margin_seconds) margin *= 2;
+  int late = 0;
+  for (int turn = 0;; ++turn) {
+    int unfinished = 0;
+    for (int k = 0; k < count; ++k) unfinished += !var[k].skipped && var[k].done < ALIGNED_CALLS;
+    if (unfinished == 0) break;
+    for (int k = 0; k < count; ++k) {
+      Variant *x = &var[(turn + k) % count];
+      if (x->skipped || x->done == ALIGNED_CALLS) continue;
+      const double t = aligned_call(op, bytes, margin, x->comm);
+      if (t >= 0) {
+        x->v[x->done++] = t;
+      } else {
+        ++late;
+        if (margin < max_margin_seconds) margin *= 2;
+      }
     }
   }
-  if (rank == 0) {
-    printf("%s aligned %ld %.3f\n", op_names[op], bytes, median(v, done) * 1e6);
-    printf("# %s aligned %ld: %d calls, quartiles %.1f .. %.1f us; %d late, margin %.1f ms\n", op_names[op],
-           bytes, done, v[done / 4] * 1e6, v[3 * done / 4] * 1e6, late, margin * 1e3);
+  for (int k = 0; k < count; ++k) {
+    Variant *x = &var[k];
+    if (rank != 0 || x->skipped) continue;
+    const double per_call = median(x->v, x->done);
+    printf("%s aligned %ld %.3f%s\n", op_names[op], bytes, per_call * 1e6, label(x));
+    printf("# %s aligned %ld%s: %d calls, quartiles %.1f .. %.1f us; %d late in the case, margin %.1f ms\n",
+           op_names[op], bytes, label(x), x->done, x->v[x->done / 4] * 1e6, x->v[3 * x->done / 4] * 1e6, late,
+           margin * 1e3);
     fflush(stdout);
   }
 }
 
-static void run_case(Op op, Mode mode, long bytes, int batches, double *v, double *syncs) {
-  /* 1. Check one call (for Barrier: that it waits). Errors are agreed on, so that all ranks skip together. */
+/* 1. Checks one call of x (for Barrier: that it waits). Errors are agreed on, so that all ranks skip together;
+ *    returns whether x goes on. */
+static int checked(Op op, Mode mode, long bytes, Variant *x) {
+  comm = x->comm;
   int err = MPI_SUCCESS, right = 1;
   if (op == BARRIER) {
     right = barrier_waits(mode, &err);
@@ -358,24 +398,26 @@ static void run_case(Op op, Mode mode, long bytes, int batches, double *v, doubl
     if (err == MPI_SUCCESS) right = received_right(op, bytes);
   }
   if (!right) MPI_Abort(MPI_COMM_WORLD, 4);
-  if (max_over_ranks(err != MPI_SUCCESS) > 0) {
-    if (rank == 0) {
-      char msg[MPI_MAX_ERROR_STRING] = "";
-      int len = 0;
-      if (err != MPI_SUCCESS) MPI_Error_string(err, msg, &len);
-      printf("# %s %s %ld: skipped, the call failed (%s)\n", op_names[op], mode_names[mode], bytes,
-             err != MPI_SUCCESS ? msg : "on another rank");
-      fflush(stdout);
-    }
-    return;
+  x->skipped = max_over_ranks(err != MPI_SUCCESS) > 0;
+  if (x->skipped && rank == 0) {
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (err != MPI_SUCCESS) MPI_Error_string(err, msg, &len);
+    printf("# %s %s %ld%s: skipped, the call failed (%s)\n", op_names[op], mode_names[mode], bytes, label(x),
+           err != MPI_SUCCESS ? msg : "on another rank");
+    fflush(stdout);
   }
-  if (mode == ALIGNED) {
-    run_aligned(op, bytes, v);
-    return;
-  }
+  return !x->skipped;
+}
 
-  /* 2. The cost of the closing sync, to subtract: batches of 0 calls. */
-  const double sync = median(v, batches_within(op, mode, bytes, 0, SYNC_BATCHES, max_sync_seconds, v, NULL));
+/* 2.-3. The closing sync's cost, then the warm-up and the doubling of N, for x. */
+static void prepare(Op op, Mode mode, long bytes, Variant *x) {
+  comm = x->comm;
+  /* 2. The cost of the closing sync, to subtract: batches of 0 calls, at most max_sync_seconds once there are 3. */
+  int n = 0;
+  for (double spent = 0; n < SYNC_BATCHES && (n < 3 || spent < max_sync_seconds); ++n)
+    spent += x->v[n] = batch_seconds(op, mode, bytes, 0);
+  x->sync = median(x->v, n);
 
   /* 3. Warm-up: first warm_up_calls calls (unless they pass max_warm_up_seconds), then double N until the calls of
    *    a batch (the batch less the sync) last min_batch_seconds and at least as long as the sync, twice in a row
@@ -383,40 +425,94 @@ static void run_case(Op op, Mode mode, long bytes, int batches, double *v, doubl
   double warm_up = 0;
   for (long made = 0; made < warm_up_calls && warm_up < max_warm_up_seconds; made += 8)
     warm_up += batch_seconds(op, mode, bytes, 8);
-  const double min_calls_seconds = sync > min_batch_seconds ? sync : min_batch_seconds;
-  long calls = 1;
-  for (int long_enough = 0; long_enough < 2 && calls < max_calls;) {
-    if (batch_seconds(op, mode, bytes, calls) - sync >= min_calls_seconds) {
+  const double min_calls_seconds = x->sync > min_batch_seconds ? x->sync : min_batch_seconds;
+  x->calls = 1;
+  for (int long_enough = 0; long_enough < 2 && x->calls < max_calls;) {
+    if (batch_seconds(op, mode, bytes, x->calls) - x->sync >= min_calls_seconds) {
       ++long_enough;
     } else {
       long_enough = 0;
-      calls *= 2;
+      x->calls *= 2;
     }
   }
+}
 
-  /* 4. Timed batches. */
-  const int done = batches_within(op, mode, bytes, calls, batches, max_case_seconds, v, syncs);
-  for (int b = 0; b < done; ++b) v[b] = (v[b] - (mode == ISOLATED ? syncs[b] : sync)) / (double)calls;
-  const double per_call = median(v, done);
-  if (rank == 0) {
+/* 4.-5. The timed batches, the variants taking turns batch by batch, then each one's figure. Slow cases stop after
+ *    max_case_seconds per variant, once every variant has 3 batches. */
+static void run_batches(Op op, Mode mode, long bytes, int batches, Variant *var, int count) {
+  double spent = 0;
+  for (int b = 0; b < batches && (b < 3 || spent < max_case_seconds * count); ++b)
+    for (int k = 0; k < count; ++k)
+      if (!var[(b + k) % count].skipped) spent += timed_batch(op, mode, bytes, &var[(b + k) % count]);
+  for (int k = 0; k < count; ++k) {
+    Variant *x = &var[k];
+    if (x->skipped) continue;
+    for (int b = 0; b < x->done; ++b) x->v[b] = (x->v[b] - (mode == ISOLATED ? x->syncs[b] : x->sync)) / (double)x->calls;
+    const double per_call = median(x->v, x->done);
+    if (rank != 0) continue;
     /* Not above zero: the sync varied by more than the calls took (an overloaded machine); no figure then. */
-    if (per_call > 0) printf("%s %s %ld %.3f\n", op_names[op], mode_names[mode], bytes, per_call * 1e6);
-    printf("# %s %s %ld: %ld calls x %d batches, sync %.1f us%s%s\n", op_names[op], mode_names[mode], bytes, calls,
-           done, (mode == ISOLATED ? median(syncs, done) / (double)calls : sync) * 1e6,
+    if (per_call > 0) printf("%s %s %ld %.3f%s\n", op_names[op], mode_names[mode], bytes, per_call * 1e6, label(x));
+    printf("# %s %s %ld%s: %ld calls x %d batches, sync %.1f us%s%s\n", op_names[op], mode_names[mode], bytes,
+           label(x), x->calls, x->done,
+           (mode == ISOLATED ? median(x->syncs, x->done) / (double)x->calls : x->sync) * 1e6,
            mode == ISOLATED ? " per call (the syncs between calls)" : "",
            per_call > 0 ? "" : "; no figure: the batches, less the sync, are not above 0");
     fflush(stdout);
   }
 }
 
+/* 8. The variants of a case: one duplicate of MPI_COMM_WORLD per compared algorithm, whose info key forces it
+ *    ("auto": none), or MPI_COMM_WORLD alone. Returns how many. */
+static int make_variants(Op op, char **algorithms, int algorithm_count) {
+  const int count = algorithm_count > 0 ? algorithm_count : 1;
+  for (int k = 0; k < count; ++k) {
+    Variant *x = &variants[k];
+    x->algorithm = algorithm_count > 0 ? algorithms[k] : NULL;
+    x->comm = MPI_COMM_WORLD;
+    x->skipped = 0;
+    x->done = 0;
+    if (!x->algorithm) continue;
+    MPI_Info info;
+    MPI_Info_create(&info);
+    if (strcmp(x->algorithm, "auto") != 0) {
+      char key[64];
+      snprintf(key, sizeof key, "strata_coll_%s", op_names[op]);
+      MPI_Info_set(info, key, x->algorithm);
+    }
+    if (MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &x->comm) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 3);
+    MPI_Info_free(&info);
+  }
+  return count;
+}
+
+static void free_variants(int count) {
+  for (int k = 0; k < count; ++k)
+    if (variants[k].comm != MPI_COMM_WORLD) MPI_Comm_free(&variants[k].comm);
+}
+
+static void run_case(Op op, Mode mode, long bytes, int batches, char **algorithms, int algorithm_count) {
+  const int count = make_variants(op, algorithms, algorithm_count);
+  int going = 0;
+  for (int k = 0; k < count; ++k) going += checked(op, mode, bytes, &variants[k]);
+  if (going > 0 && mode == ALIGNED) {
+    run_aligned(op, bytes, variants, count);
+  } else if (going > 0) {
+    for (int k = 0; k < count; ++k)
+      if (!variants[k].skipped) prepare(op, mode, bytes, &variants[k]);
+    run_batches(op, mode, bytes, batches, variants, count);
+  }
+  free_variants(count);
+}
+
 static void usage(const char *why) {
   if (rank == 0)
     fprintf(stderr,
-            "coll: %s\nusage: mpiexec -n N coll [ops [sizes [modes [batches]]]]\n"
+            "coll: %s\nusage: mpiexec -n N coll [ops [sizes [modes [batches [algorithms]]]]]\n"
             "  ops: comma-separated from barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter\n"
             "  sizes: comma-separated bytes, multiples of 8, 8 .. %ld\n"
-            "  modes: comma-separated from blocking,nonblocking,isolated,aligned\n  batches: 1 .. %d\n",
-            why, max_bytes_limit, MAX_BATCHES);
+            "  modes: comma-separated from blocking,nonblocking,isolated,aligned\n  batches: 1 .. %d\n"
+            "  algorithms: comma-separated names forced by the info key strata_coll_<op>, or auto; at most %d\n",
+            why, max_bytes_limit, MAX_BATCHES, MAX_ALGORITHMS);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -437,12 +533,17 @@ int main(int argc, char **argv) {
       harness_parse_names(argc > 3 ? argv[3] : default_modes, mode_names, MODE_COUNT, modes, MAX_CASES);
   if (mode_count < 0) usage("unknown mode");
   const int batches = argc > 4 ? atoi(argv[4]) : 5;
-  if (argc > 5 || batches < 1 || batches > MAX_BATCHES) usage("bad arguments");
+  char *algorithms[MAX_ALGORITHMS];
+  int algorithm_count = 0;
+  for (char *t = argc > 5 ? strtok(argv[5], ",") : NULL; t; t = strtok(NULL, ",")) {
+    if (algorithm_count == MAX_ALGORITHMS) usage("too many algorithms");
+    algorithms[algorithm_count++] = t;
+  }
+  if (argc > 6 || batches < 1 || batches > MAX_BATCHES) usage("bad arguments");
 
   sendbuf = malloc((size_t)(max_bytes * size));
   recvbuf = malloc((size_t)(max_bytes * size));
-  double *v = malloc(sizeof(double) * MAX_BATCHES), *syncs = malloc(sizeof(double) * MAX_BATCHES);
-  if (!sendbuf || !recvbuf || !v || !syncs) MPI_Abort(MPI_COMM_WORLD, 3);
+  if (!sendbuf || !recvbuf) MPI_Abort(MPI_COMM_WORLD, 3);
   memset(sendbuf, 0, (size_t)(max_bytes * size));
   memset(recvbuf, 0, (size_t)(max_bytes * size));
 
@@ -453,19 +554,18 @@ int main(int argc, char **argv) {
     library[strcspn(library, "\n")] = '\0';
     printf("# coll: %s\n# ranks %d; per case the median of up to %d batches of >= %g ms (see coll.c)\n", library,
            size, batches, min_batch_seconds * 1e3);
-    printf("# op mode bytes usec\n");
+    printf("# op mode bytes usec%s\n", algorithm_count > 0 ? " algorithm" : "");
     fflush(stdout);
   }
 
   for (int m = 0; m < mode_count; ++m)
     for (int o = 0; o < op_count; ++o)
       for (int s = 0; s < (ops[o] == BARRIER ? 1 : size_count); ++s)
-        run_case((Op)ops[o], (Mode)modes[m], ops[o] == BARRIER ? 0 : sizes[s], batches, v, syncs);
+        run_case((Op)ops[o], (Mode)modes[m], ops[o] == BARRIER ? 0 : sizes[s], batches, algorithms,
+                 algorithm_count);
 
   free(sendbuf);
   free(recvbuf);
-  free(v);
-  free(syncs);
   MPI_Finalize();
   return 0;
 }
