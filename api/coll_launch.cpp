@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "coll/comm_cache.hpp"
+#include "coll/cost_parameters.hpp"
 #include "coll/selection.hpp"
 #include "runtime/progress.hpp"
 
@@ -169,6 +170,7 @@ Status complete_args(comm::Communicator& c, coll::Operation op, coll::Args& args
   args.node_memory = c.collectives->has_node_memory(c) &&
                      (memory != NodeMemory::kPersistent || coll::persistent_has_slot(c.persistent_collectives));
   args.shared_memory = args.node_memory && !c.collectives->spans_nodes(c);
+  args.shared_processors = coll::job_ranks_share_processors();
   forced = &forced_algorithm(c, op, info);
   args.hierarchy = c.collectives->hierarchy(c, op, *forced);
   return Status::success();

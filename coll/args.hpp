@@ -51,6 +51,9 @@ struct Args {
   // algorithms that use it; a hierarchical algorithm sets it for the levels inside the node).
   bool node_memory = false;
   bool shared_memory = false;
+  // Some node of the job runs more ranks than it has processors (job_ranks_share_processors: the same on every
+  // rank), so two ranks of a node may not run at once.
+  bool shared_processors = false;
 
   // An intercommunicator's collective (algorithms/intercomm.cpp): both groups as one space of ranks, the group
   // holding the lowest world rank first so that both sides number it alike. `rank` and `size` are in that space,
@@ -77,7 +80,7 @@ struct Args {
     auto scalars = [](const Args& a) {
       return std::tie(a.rank, a.size, a.root, a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype,
                       a.in_place, a.send_area, a.recv_area, a.op, a.op_ref, a.type_handle, a.segment_bytes, a.radix,
-                      a.groups, a.tag_limit, a.node_memory, a.shared_memory, a.hierarchy, a.inter,
+                      a.groups, a.tag_limit, a.node_memory, a.shared_memory, a.shared_processors, a.hierarchy, a.inter,
                       a.local_base, a.local_size, a.remote_base, a.remote_size);
     };
     return scalars(x) == scalars(y) && x.sendcounts == y.sendcounts && x.sdispls == y.sdispls &&

@@ -7,11 +7,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <vector>
 
 #include "runtime/bootstrap.hpp"
+#include "runtime/state.hpp"
 #include "transport/fabric.hpp"
 #include "transport/shm_ring.hpp"
 
@@ -245,6 +247,20 @@ double launcher_figure(const char* key) {
 }
 
 }  // namespace
+
+bool ranks_share_processors(const std::vector<uint32_t>& node_of_rank, double node_cpus) {
+  if (node_cpus <= 0) return false;
+  std::map<uint32_t, int> ranks;
+  int most = 0;
+  for (uint32_t node : node_of_rank) most = std::max(most, ++ranks[node]);
+  return most > node_cpus;
+}
+
+bool job_ranks_share_processors() {
+  static const bool shared =
+      ranks_share_processors(runtime::state().world.node_of_rank, launcher_figure(runtime::kNodeCpusKey));
+  return shared;
+}
 
 const CostParameters& job_cost_parameters() {
   static const CostParameters fixed = [] {

@@ -30,8 +30,10 @@
 // (cost_parameters.cpp says how).
 #pragma once
 #include <array>
+#include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "coll/cost_model.hpp"
 #include "runtime/status.hpp"
@@ -64,6 +66,14 @@ bool set_job_cost_parameters(const CostParameters& p, std::string source);
 
 // Where the job's parameters come from: "built-in", "file PATH" or what set_job_cost_parameters() was told.
 const std::string& job_cost_source();
+
+// Whether some node runs more of the job's ranks than it has processors (`node_of_rank`: each rank's node;
+// `node_cpus` may be fractional, as cores_per_node): its ranks then take turns on them, and a transfer between two of
+// them cannot overlap its sender's work with its receiver's. False when `node_cpus` is 0 (not known).
+bool ranks_share_processors(const std::vector<uint32_t>& node_of_rank, double node_cpus);
+// The job's answer, from its node map and the processors the launcher gave each node (runtime::kNodeCpusKey): the
+// same on every rank, as every input of a choice among algorithms must be. Fixed on the first call.
+bool job_ranks_share_processors();
 
 // For a probe. The Hockney line alpha + m beta through two one-way times, each clamped at 0 (noise may tilt it).
 Link fit_link(std::size_t small, double small_seconds, std::size_t large, double large_seconds);

@@ -94,6 +94,13 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              2.2-2.6 / 5.2-5.4 (Open MPI at 4 ranks 8 B: 0.41-0.71). In a stream of small reduces the rings carry
 //              several calls' messages per cache line the root takes, where the node's memory has it fetch one area
 //              per writer and call: binomial up to 2 KiB, over the node-memory preference.
+// 2026-11-28, bcast between the 2 ranks of a node when the job's ranks outnumber its processors (simulated nodes of
+//              pack:2 core:2, 2 ranks each, 4 nodes on 2 processors; blocking, us): 8 MiB pipeline 11455, linear 1954
+//              (one message: on the node its rendezvous is one read of the sender's memory), shared_memory 2213. Two
+//              ranks on one processor cannot overlap a pipeline's segments, and each segment waits for the scheduler.
+//              Through the node level of the hierarchical algorithms, 8 ranks on those 4 nodes: allgather 1 MiB
+//              16790 -> 7634 in block order, bcast 1 MiB 1799 -> 850 and allreduce 1 MiB 3053 -> 1999 scattered. With
+//              a processor each (2 ranks on this 2-processor machine) the pipeline stays: 8 MiB 257 against 575.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
@@ -113,6 +120,7 @@ struct Rule {
   const char* name;
   bool across_nodes = false;  // only for a communicator spanning nodes
   bool over_node_memory = false;  // measured against the node-memory algorithm, which the model may not put instead
+  bool shared_processors = false;  // only where the job's ranks share processors (Args::shared_processors)
 };
 
 constexpr int kMany = std::numeric_limits<int>::max();
@@ -158,6 +166,7 @@ constexpr Rule kRules[] = {
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
     {Operation::kBcast, 65536, 4, 4, "linear", false, true},
     {Operation::kBcast, 8192, 5, 8, "linear"},
+    {Operation::kBcast, kAny, 2, 2, "linear", false, false, true},
     {Operation::kBcast, 262144, 1, kMany, "binomial"},
     {Operation::kBcast, kAny, 1, kMany, "pipeline"},
     {Operation::kGather, 4096, 1, kMany, "binomial"},
@@ -316,7 +325,7 @@ const Algorithm* by_rule(Operation op, const Args& args, bool across_nodes, bool
   for (const Rule& rule : kRules) {
     if (rule.op != op || bytes > rule.max_bytes || args.size < rule.min_ranks || args.size > rule.max_ranks)
       continue;
-    if (rule.across_nodes && !across_nodes) continue;
+    if ((rule.across_nodes && !across_nodes) || (rule.shared_processors && !args.shared_processors)) continue;
     const Algorithm* a = find_algorithm(op, rule.name);
     if (a == nullptr || !applies(*a, args)) continue;
     if (over_node_memory != nullptr) *over_node_memory = rule.over_node_memory;

@@ -122,6 +122,34 @@ TEST(Selection, LongBcastsOnOneNodeGoThroughItsMemoryFromThreeRanks) {
   EXPECT_EQ(chosen(Operation::kBcast, 4, 1 << 20), "pipeline");  // no node memory
 }
 
+// Two ranks that take turns on one processor gain nothing from a pipeline's segments, each of which waits for the
+// scheduler: where the job's ranks outnumber their processors, a bcast between two goes as one message, of any size.
+// Elsewhere, and at more ranks, the table is unchanged.
+TEST(Selection, TwoRanksSharingProcessorsBcastInOneMessage) {
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{65536}, std::size_t{1} << 20, std::size_t{8} << 20}) {
+    Args a = args_for(Operation::kBcast, 2, bytes, kSum);
+    a.shared_processors = true;
+    EXPECT_EQ(chosen_for(Operation::kBcast, a), "linear") << bytes << " B";
+    a.shared_memory = true;  // the node's memory makes no difference at 2 ranks
+    EXPECT_EQ(chosen_for(Operation::kBcast, a), "linear") << bytes << " B";
+  }
+  EXPECT_EQ(chosen(Operation::kBcast, 2, 1 << 20), "pipeline");
+  Args eight = args_for(Operation::kBcast, 8, 1 << 20, kSum);
+  eight.shared_processors = true;
+  EXPECT_EQ(chosen_for(Operation::kBcast, eight), "pipeline");
+}
+
+// Whether ranks share processors: the most ranks on any node against the processors each node has.
+TEST(Selection, RanksShareProcessorsWhereANodeHasMoreRanksThanProcessors) {
+  EXPECT_FALSE(ranks_share_processors({0, 0}, 2));
+  EXPECT_TRUE(ranks_share_processors({0, 0, 0}, 2));
+  EXPECT_TRUE(ranks_share_processors({0, 1, 1, 2}, 1));  // one node of three is crowded
+  EXPECT_FALSE(ranks_share_processors({0, 1, 2, 3}, 1));
+  EXPECT_TRUE(ranks_share_processors({0, 0, 1, 1}, 0.5));  // simulated nodes sharing a processor
+  EXPECT_FALSE(ranks_share_processors({0, 0, 0, 0}, 0));   // processors not known
+  EXPECT_FALSE(ranks_share_processors({}, 2));
+}
+
 TEST(Selection, LongAllreducesOnOneNodeReduceBySlicesInItsMemory) {
   const auto on_one_node = [](int p, std::size_t bytes, const datatype::Op& reduction) {
     return chosen_on_one_node(Operation::kAllreduce, p, bytes, reduction);
