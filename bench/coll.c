@@ -68,8 +68,9 @@
  *      minutes of the same launch, so a machine that drifts, or a launch whose ranks the scheduler places badly,
  *      weighs on them alike. Launches of one configuration differ here by 15-20 %, more than the algorithms do.
  * Output: '#' comment lines, then per case "op mode bytes usec" ("op mode bytes usec algorithm" when comparing),
- * each followed by a comment line "# op mode bytes: N calls x B batches, sync X us" (what the figure was made of). A case whose figure is not above
- * zero (the sync varied by more than the calls took: an overloaded machine) prints only the comment line. */
+ * each followed by a comment line "# op mode bytes: N calls x B batches, sync X us" (what the figure was made of).
+ * A case whose figure is not above zero (the sync varied by more than the calls took: an overloaded machine) prints
+ * only the comment line. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -447,7 +448,8 @@ static void run_batches(Op op, Mode mode, long bytes, int batches, Variant *var,
   for (int k = 0; k < count; ++k) {
     Variant *x = &var[k];
     if (x->skipped) continue;
-    for (int b = 0; b < x->done; ++b) x->v[b] = (x->v[b] - (mode == ISOLATED ? x->syncs[b] : x->sync)) / (double)x->calls;
+    for (int b = 0; b < x->done; ++b)
+      x->v[b] = (x->v[b] - (mode == ISOLATED ? x->syncs[b] : x->sync)) / (double)x->calls;
     const double per_call = median(x->v, x->done);
     if (rank != 0) continue;
     /* Not above zero: the sync varied by more than the calls took (an overloaded machine); no figure then. */

@@ -39,6 +39,7 @@
 #include "coll/hierarchy.hpp"
 #include "coll/selection.hpp"
 #include "datatype/predefined.hpp"
+#include "topo/levels.hpp"
 
 namespace strata::coll {
 namespace {
@@ -139,9 +140,11 @@ Step among(const std::vector<int>& ranks, int me) {
 void node_as_one_level(Operation op, const Args& a, int root, std::vector<Step>& st) {
   const Hierarchy& h = *a.hierarchy;
   for (std::size_t d = 1; d < st.size(); ++d) {
-    if (h.levels[d - 1].name != "Node") continue;
+    if (h.levels[d - 1].name != topo::short_name(topo::Level::Node)) continue;  // d: this rank's node
     const std::vector<int>& members = h.levels[d].members;
-    auto index = [&](int r) { return static_cast<int>(std::find(members.begin(), members.end(), r) - members.begin()); };
+    auto index = [&](int r) {
+      return static_cast<int>(std::find(members.begin(), members.end(), r) - members.begin());
+    };
     Step node = among(members, index(a.rank));
     node.members = &members;
     for (int r : members) node.parts.push_back({r});
