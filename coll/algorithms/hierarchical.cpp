@@ -428,16 +428,65 @@ void gather(const Args& a, Schedule& s) {
     s.copy(block_at(h.data, static_cast<std::size_t>(r), block), recv_block(a, r), {h.ready});
 }
 
+// The top leaders' exchange block by block, where their parts are not runs (blockwise_exchange): each sends its
+// part's blocks to every other leader and receives theirs, from and into their places in recvbuf. Two leaders talk
+// at this level only, so a block's tag is its index in its part. `ready`: this leader's own part is in place.
+// Returns when every block is in place: its own part too, since the receives wait for nothing and may all finish
+// first.
+VertexId exchange_blocks(const Args& a, const Step& st, Schedule& s, VertexId ready) {
+  std::vector<VertexId> arrived{ready};
+  const VertexId after[] = {ready};
+  const std::vector<int>& mine = st.parts[static_cast<std::size_t>(st.me)];
+  for (std::size_t l = 0; l < st.leaders.size(); ++l) {
+    if (static_cast<int>(l) == st.me) continue;
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      s.send(recv_block(a, mine[i]), st.leaders[l], kUp + static_cast<int>(i), after);
+    for (std::size_t i = 0; i < st.parts[l].size(); ++i)
+      arrived.push_back(s.recv(recv_block(a, st.parts[l][i]), st.leaders[l], kUp + static_cast<int>(i)));
+  }
+  return s.join(arrived);
+}
+
+// Whether the top leaders exchange block by block (exchange_blocks): where their parts are not runs (scattered
+// ranks), for large blocks, and up to 8 leaders, so that (leaders - 1) x part messages each stay few. Each leader
+// first puts its part's blocks in their places in recvbuf. Otherwise it gathers its part into scratch, exchanges the
+// parts into more scratch, and copies every block into place: with 1 MiB blocks, 48 MiB of copies per node where
+// block order makes 35. 8 ranks on 2 simulated nodes, ranks scattered, us by scratch / block by block: 64 KiB 236 /
+// 339, 128 KiB 484 / 501, 256 KiB 1041 / 804, 1 MiB 6046 / 4337. Decided from the top level alone, which every top
+// leader sees alike.
+bool blockwise_exchange(const Args& a, const Step& top) {
+  constexpr std::size_t kLeastBlock = std::size_t{256} << 10;
+  constexpr std::size_t kMostLeaders = 8;
+  auto fits_tags = [](const std::vector<int>& part) { return part.size() <= static_cast<std::size_t>(kHalf); };
+  return !std::all_of(top.parts.begin(), top.parts.end(), contiguous) && top.leaders.size() <= kMostLeaders &&
+         std::all_of(top.parts.begin(), top.parts.end(), fits_tags) && a.recvcount * a.recvtype->size >= kLeastBlock &&
+         a.recvcount <= static_cast<std::size_t>(INT_MAX) / static_cast<std::size_t>(a.size);
+}
+
+// Whether every level below the top is cut into runs (a node that is one level, of single ranks): this rank's
+// leaders can then gather their parts' blocks straight into their places.
+bool runs_below_top(const std::vector<Step>& st) {
+  for (std::size_t d = 1; d < st.size(); ++d)
+    if (!std::all_of(st[d].parts.begin(), st[d].parts.end(), contiguous)) return false;
+  return true;
+}
+
 // Allgather with parts that are runs: each leader gathers its part into its part's region of recvbuf (a gatherv
-// whose displacements are the ranks' places), the top leaders exchange their regions there (an allgatherv in place),
-// and the whole recvbuf goes down. No scratch and no reordering copies, which the model does not see but which cost
-// a fifth of the time at 1 MiB blocks (8 ranks on 2 simulated nodes: 10.8-13.2 ms with them, 8.6-11.7 without).
+// whose displacements are the ranks' places), the top leaders exchange their regions there (an allgatherv in place,
+// or block by block where the top level's parts are not runs), and the whole recvbuf goes down. No scratch and no
+// reordering copies, which the model does not see but which cost a fifth of the time at 1 MiB blocks (8 ranks on 2
+// simulated nodes: 10.8-13.2 ms with them, 8.6-11.7 without).
 void allgather_in_place(const Args& a, const std::vector<Step>& st, Schedule& s) {
   VertexId ready = kNoVertex;
   bool gathered = false;  // this rank led a gather: its part is in its recvbuf
   for (std::size_t d = st.size(); d-- > 0;) {
     const Step& step = st[d];
     if (step.me < 0) continue;
+    if (d == 0 && !std::all_of(step.parts.begin(), step.parts.end(), contiguous)) {
+      if (!gathered && !a.in_place) ready = s.copy({a.send_buf(), a.sendcount, a.sendtype}, recv_block(a, a.rank));
+      ready = exchange_blocks(a, step, s, ready);
+      break;
+    }
     const bool root = step.me == step.top || d == 0;
     Args sub = a;
     const std::vector<int>& mine = step.parts[static_cast<std::size_t>(step.me)];
@@ -463,11 +512,17 @@ void allgather(const Args& a, Schedule& s) {
   Args all_blocks = a;  // what the way down carries
   all_blocks.recvcount = a.recvcount * static_cast<std::size_t>(a.size);
   node_as_one_level(Operation::kBcast, all_blocks, 0, st);
-  if (parts_are_runs(st, a.recvcount)) return allgather_in_place(a, st, s);
+  const bool blockwise = blockwise_exchange(a, st[0]);
+  if (blockwise ? runs_below_top(st) : parts_are_runs(st, a.recvcount)) return allgather_in_place(a, st, s);
   std::size_t block = 0;
   const Data mine = own_block(a, a.in_place, block);
   Held h = gather_up(a, st, 1, mine, block, s);
-  if (h.leads) {  // a leader of level 0's parts: exchange the parts, then put every block in place
+  if (h.leads && blockwise) {  // its group's blocks (in its rank order) into their places, then the exchange
+    std::vector<VertexId> copies;
+    std::size_t i = 0;
+    for (int r : *st[1].members) copies.push_back(s.copy(block_at(h.data, i++, block), recv_block(a, r), {h.ready}));
+    h.ready = exchange_blocks(a, st[0], s, s.join(copies));
+  } else if (h.leads) {  // a leader of level 0's parts: exchange the parts, then put every block in place
     const std::size_t ranks = static_cast<std::size_t>(a.size);
     const Data by_part = blocks(s.scratch(ranks * block), ranks, block);
     Args sub = a;
@@ -482,9 +537,7 @@ void allgather(const Args& a, Schedule& s) {
       for (int r : part) copies.push_back(s.copy(block_at(by_part, i++, block), recv_block(a, r), {h.ready}));
     h.ready = s.join(copies);
   }
-  Args whole = a;
-  whole.recvcount = a.recvcount * static_cast<std::size_t>(a.size);
-  bcast_down(whole, st, 1, kDown, s, h.ready);
+  bcast_down(all_blocks, st, 1, kDown, s, h.ready);
 }
 
 // Down the levels from the root: each group's leader hands each part its blocks, in the part's rank order. Where a

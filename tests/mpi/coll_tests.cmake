@@ -17,7 +17,8 @@ set(STRATA_COLL_TEST_PROGRAMS
     coll_query
     coll_node_memory
     coll_intercomm
-    coll_neighbourhood)
+    coll_neighbourhood
+    coll_allgather_large)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
 add_dependencies(mpi_tests coll_tests)
@@ -151,6 +152,15 @@ endforeach()
 strata_scenario_test(coll_all np7.nodes3.distance_aware NP 7
                      LAUNCH --topology ${COLL_NODE} --nodes 3 --map-by node --bind-to core
                             -x STRATA_COLL_BCAST=distance_aware)
+# Large allgather blocks with ranks scattered over nodes (the cost model's choice, then hierarchical forced) and over
+# one node's packages (forced): the leaders' block-by-block exchange.
+strata_scenario_test(coll_allgather_large np7.nodes3 NP 7
+                     LAUNCH --topology ${COLL_NODE} --nodes 3 --map-by node --bind-to core)
+strata_scenario_test(coll_allgather_large np7.nodes3.hierarchical NP 7
+                     LAUNCH --topology ${COLL_NODE} --nodes 3 --map-by node --bind-to core
+                            -x STRATA_COLL_ALLGATHER=hierarchical)
+strata_scenario_test(coll_allgather_large np7.shuffled.hierarchical NP 7
+                     LAUNCH ${COLL_SHUFFLED} -x STRATA_COLL_ALLGATHER=hierarchical)
 set(COLL_UNEVEN --topology ${COLL_NODE} --nodes 4 --cpu-list "0\;4\;0-3\;6\;2\;2\;1\;5-7")
 strata_scenario_test(coll_all np8.nodes4.nonuniform NP 8 LAUNCH ${COLL_UNEVEN})
 
