@@ -443,8 +443,10 @@ static void prepare(Op op, Mode mode, long bytes, Variant *x) {
 static void run_batches(Op op, Mode mode, long bytes, int batches, Variant *var, int count) {
   double spent = 0;
   for (int b = 0; b < batches && (b < 3 || spent < max_case_seconds * count); ++b)
-    for (int k = 0; k < count; ++k)
-      if (!var[(b + k) % count].skipped) spent += timed_batch(op, mode, bytes, &var[(b + k) % count]);
+    for (int k = 0; k < count; ++k) {
+      Variant *x = &var[(b + k) % count];
+      if (!x->skipped) spent += timed_batch(op, mode, bytes, x);
+    }
   for (int k = 0; k < count; ++k) {
     Variant *x = &var[k];
     if (x->skipped) continue;

@@ -67,6 +67,10 @@ bool contiguous(const std::vector<int>& part) {
   return part.back() - part.front() + 1 == static_cast<int>(part.size());
 }
 
+bool parts_run(const std::vector<std::vector<int>>& parts) {
+  return std::all_of(parts.begin(), parts.end(), contiguous);
+}
+
 // The levels for a collective rooted at `root` (0 for the unrooted ones). `in_order`: every partial result must
 // cover a contiguous run of ranks, and the leaders combine them in rank order (a non-commutative operator).
 std::vector<Step> steps(const Hierarchy& h, int me, int root, bool in_order) {
@@ -75,7 +79,7 @@ std::vector<Step> steps(const Hierarchy& h, int me, int root, bool in_order) {
     Step& st = out.emplace_back();
     st.members = &level.members;
     st.parts = level.parts;
-    const bool cut = !in_order || std::all_of(st.parts.begin(), st.parts.end(), contiguous);
+    const bool cut = !in_order || parts_run(st.parts);
     if (!cut) {  // reduced flat, in rank order, and not cut further
       st.parts.clear();
       for (int r : level.members) st.parts.push_back({r});
@@ -394,10 +398,18 @@ Data recv_block(const Args& a, int r) {
 // region of recvbuf, which a gatherv can fill in place. `per_rank` (a block's elements or bytes) bounds the
 // v-variants' int counts.
 bool parts_are_runs(const std::vector<Step>& st, std::size_t per_rank) {
-  for (const Step& step : st)
-    for (const std::vector<int>& part : step.parts)
-      if (!contiguous(part)) return false;
-  return per_rank <= static_cast<std::size_t>(INT_MAX) / st[0].members->size();
+  return std::all_of(st.begin(), st.end(), [](const Step& step) { return parts_run(step.parts); }) &&
+         per_rank <= static_cast<std::size_t>(INT_MAX) / st[0].members->size();
+}
+
+// Blocks i = 0, 1, ... of `from` (`block` bytes each) into their places in recvbuf, the i-th to ranks[i]'s, after
+// `after`. Returns when all are there.
+VertexId put_in_place(const Args& a, const Data& from, std::size_t block, const std::vector<int>& ranks,
+                      VertexId after, Schedule& s) {
+  std::vector<VertexId> copies;
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    copies.push_back(s.copy(block_at(from, i, block), recv_block(a, ranks[i]), {after}));
+  return s.join(copies);
 }
 
 // `part`'s region of recvbuf: its ranks' blocks, in elements of recvtype.
@@ -424,8 +436,7 @@ void gather(const Args& a, Schedule& s) {
   const Held h = gather_up(a, st, 0, mine, block, s);
   if (a.rank != a.root) return;
   // Level 0's group is the whole communicator: its rank order is recvbuf's.
-  for (int r = 0; r < a.size; ++r)
-    s.copy(block_at(h.data, static_cast<std::size_t>(r), block), recv_block(a, r), {h.ready});
+  put_in_place(a, h.data, block, *st[0].members, h.ready, s);
 }
 
 // The top leaders' exchange block by block, where their parts are not runs (blockwise_exchange): each sends its
@@ -458,7 +469,7 @@ bool blockwise_exchange(const Args& a, const Step& top) {
   constexpr std::size_t kLeastBlock = std::size_t{256} << 10;
   constexpr std::size_t kMostLeaders = 8;
   auto fits_tags = [](const std::vector<int>& part) { return part.size() <= static_cast<std::size_t>(kHalf); };
-  return !std::all_of(top.parts.begin(), top.parts.end(), contiguous) && top.leaders.size() <= kMostLeaders &&
+  return !parts_run(top.parts) && top.leaders.size() <= kMostLeaders &&
          std::all_of(top.parts.begin(), top.parts.end(), fits_tags) && a.recvcount * a.recvtype->size >= kLeastBlock &&
          a.recvcount <= static_cast<std::size_t>(INT_MAX) / static_cast<std::size_t>(a.size);
 }
@@ -466,9 +477,7 @@ bool blockwise_exchange(const Args& a, const Step& top) {
 // Whether every level below the top is cut into runs (a node that is one level, of single ranks): this rank's
 // leaders can then gather their parts' blocks straight into their places.
 bool runs_below_top(const std::vector<Step>& st) {
-  for (std::size_t d = 1; d < st.size(); ++d)
-    if (!std::all_of(st[d].parts.begin(), st[d].parts.end(), contiguous)) return false;
-  return true;
+  return std::all_of(st.begin() + 1, st.end(), [](const Step& step) { return parts_run(step.parts); });
 }
 
 // Allgather with parts that are runs: each leader gathers its part into its part's region of recvbuf (a gatherv
@@ -476,13 +485,14 @@ bool runs_below_top(const std::vector<Step>& st) {
 // or block by block where the top level's parts are not runs), and the whole recvbuf goes down. No scratch and no
 // reordering copies, which the model does not see but which cost a fifth of the time at 1 MiB blocks (8 ranks on 2
 // simulated nodes: 10.8-13.2 ms with them, 8.6-11.7 without).
-void allgather_in_place(const Args& a, const std::vector<Step>& st, Schedule& s) {
+// `all_blocks`: `a` with every rank's block as one receive count (what the way down carries).
+void allgather_in_place(const Args& a, const Args& all_blocks, const std::vector<Step>& st, Schedule& s) {
   VertexId ready = kNoVertex;
   bool gathered = false;  // this rank led a gather: its part is in its recvbuf
   for (std::size_t d = st.size(); d-- > 0;) {
     const Step& step = st[d];
     if (step.me < 0) continue;
-    if (d == 0 && !std::all_of(step.parts.begin(), step.parts.end(), contiguous)) {
+    if (d == 0 && !parts_run(step.parts)) {
       if (!gathered && !a.in_place) ready = s.copy({a.send_buf(), a.sendcount, a.sendtype}, recv_block(a, a.rank));
       ready = exchange_blocks(a, step, s, ready);
       break;
@@ -502,9 +512,7 @@ void allgather_in_place(const Args& a, const std::vector<Step>& st, Schedule& s)
     if (!root) break;
     gathered = true;
   }
-  Args whole = a;
-  whole.recvcount = a.recvcount * static_cast<std::size_t>(a.size);
-  bcast_down(whole, st, 1, kDown, s, ready);
+  bcast_down(all_blocks, st, 1, kDown, s, ready);
 }
 
 void allgather(const Args& a, Schedule& s) {
@@ -513,15 +521,13 @@ void allgather(const Args& a, Schedule& s) {
   all_blocks.recvcount = a.recvcount * static_cast<std::size_t>(a.size);
   node_as_one_level(Operation::kBcast, all_blocks, 0, st);
   const bool blockwise = blockwise_exchange(a, st[0]);
-  if (blockwise ? runs_below_top(st) : parts_are_runs(st, a.recvcount)) return allgather_in_place(a, st, s);
+  if (blockwise ? runs_below_top(st) : parts_are_runs(st, a.recvcount))
+    return allgather_in_place(a, all_blocks, st, s);
   std::size_t block = 0;
   const Data mine = own_block(a, a.in_place, block);
   Held h = gather_up(a, st, 1, mine, block, s);
   if (h.leads && blockwise) {  // its group's blocks (in its rank order) into their places, then the exchange
-    std::vector<VertexId> copies;
-    std::size_t i = 0;
-    for (int r : *st[1].members) copies.push_back(s.copy(block_at(h.data, i++, block), recv_block(a, r), {h.ready}));
-    h.ready = exchange_blocks(a, st[0], s, s.join(copies));
+    h.ready = exchange_blocks(a, st[0], s, put_in_place(a, h.data, block, *st[1].members, h.ready, s));
   } else if (h.leads) {  // a leader of level 0's parts: exchange the parts, then put every block in place
     const std::size_t ranks = static_cast<std::size_t>(a.size);
     const Data by_part = blocks(s.scratch(ranks * block), ranks, block);
@@ -531,11 +537,10 @@ void allgather(const Args& a, Schedule& s) {
     set_recv(sub, {by_part.buf, 0, bytes_type()});
     part_layout(st[0], block, sub.recvcounts, sub.rdispls);
     h.ready = level(Operation::kAllgatherv, sub, st[0], kUp, s, h.ready);
-    std::vector<VertexId> copies;
-    std::size_t i = 0;
+    std::vector<int> in_part_order;
     for (const std::vector<int>& part : st[0].parts)
-      for (int r : part) copies.push_back(s.copy(block_at(by_part, i++, block), recv_block(a, r), {h.ready}));
-    h.ready = s.join(copies);
+      in_part_order.insert(in_part_order.end(), part.begin(), part.end());
+    h.ready = put_in_place(a, by_part, block, in_part_order, h.ready, s);
   }
   bcast_down(all_blocks, st, 1, kDown, s, h.ready);
 }
