@@ -190,12 +190,17 @@ std::string format_cost_parameters(const CostParameters& p) {
 // STRATA_COST_FILE=costs.txt.
 //
 // node_memory (a publish or a read of the node's shared memory, coll/node_segment.hpp) is fitted to
-// bench/run-coll-algorithms (Release, 2026-11-22), the shared_memory bcast against the flat ones on one node: at 8
-// ranks it lost at 8 B and 1 KiB (0.91 and 1.05 us, linear 0.48 and 0.85) and won from 64 KiB (7.7 us, best flat
-// 16.1; 1 MiB 115, best flat 284); at 4 ranks it won from 1 KiB. A message's alpha above is a ping-pong's, while a
-// flat algorithm's sends leave eagerly, back to back, so that a loop of them overlaps; a node block cannot run that
-// far ahead (16 runs in flight), and an alpha of 6 us for each copy puts the model's crossover where these runs
-// put it. Its beta is half of same_node's eager one: one copy of the two a message makes.
+// bench/run-coll-algorithms of 2026-11-28 (2 rounds, us), the shared_memory bcast against linear on one node, costed
+// as those runs go: the node's ranks taking turns on its 2 processors (cores_per_node). At 4 ranks it lost up to
+// 4 KiB (0.92 against 0.78) and won from 8 KiB (0.84 against 1.09; 1 MiB 49 against 179, 4 MiB 235 against 740);
+// at 8 ranks it lost at 1 KiB (0.82 against 0.71) and won from 4 KiB (1.21 against 1.65; 1 MiB 103 against 381,
+// 4 MiB 632 against 1949). A message's alpha above is a ping-pong's, while a flat algorithm's sends leave eagerly,
+// back to back; 2.5 us for each copy puts the model's crossover between 1 and 4 KiB at 8 ranks, where the runs put
+// it (at 4 ranks it says 16 KiB, the runs 8: a rule keeps linear there anyway). Its beta is the large blocks' copy
+// rate over those runs, 4 copies of each 128 KiB area on 2 processors. Until then it was 6 us and 0.0456 ns/B,
+// fitted with every rank on a processor of its own: at 2 nodes of 4 ranks on one processor each, a node's 1 MiB
+// bcast through its memory then cost 216 us where it takes 99-123, so the model put recursive doubling before the
+// hierarchical allgather (4.96-6.47 ms against 3.6-4.3) and binomial before the hierarchical bcast (529 against 404).
 const CostParameters& default_cost_parameters() {
   static const CostParameters measured = [] {
     CostParameters p = from_file_units(
@@ -209,7 +214,7 @@ const CostParameters& default_cost_parameters() {
             {7.424, 0.2591, 31.42, 0.2258}, // other_node
         },
         0.02223);  // gamma ns_per_byte
-    p.node_memory = {6.0 * kMicro, 0.0456 * kNano};
+    p.node_memory = {2.5 * kMicro, 0.033 * kNano};
     return p;
   }();
   return measured;

@@ -422,7 +422,10 @@ const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algo
   if (pick == nullptr || shared == nullptr || pick == shared || !args.shared_memory || args.size < 3 ||
       !applies(*shared, args))
     return pick;
-  const double flat = flat_time(pick, args, link_of), node_memory = flat_time(shared, args, link_of);
+  // One node: its ranks share its processors (cores_per_node), which the node memory's p-1 reads contend for.
+  const auto one_node = [](int) { return 0; };
+  const double flat = flat_time(pick, args, link_of, one_node);
+  const double node_memory = flat_time(shared, args, link_of, one_node);
   return node_memory >= 0 && node_memory < flat ? shared : pick;
 }
 

@@ -138,25 +138,24 @@ TEST(HierarchicalBcastModel, LevelsAmongNodesTakeTheCheapestFlatAlgorithm) {
 
 // Inside a node the hierarchical bcast cuts by package and cache only where the node's memory does not serve the
 // node's processes better (node_as_one_level): with it, a large message is written once by the node's leader and
-// read by every other process of the node; without it, or for a small message, each process receives from its
-// leader at the deepest level that separates them. 16 ranks on 2 nodes of 8 cores, root 0; each rank's transfers
-// are listed from the schedule it builds for itself.
+// read by every other process of the node; without it, or for a small message to a node of 4 processes (the rule
+// table keeps linear there, measured against the node's memory), each process receives from its leader at the
+// deepest level that separates them. Root 0; each rank's transfers are listed from the schedule it builds for itself.
 TEST(HierarchicalBcast, TheNodeIsOneLevelWhereItsMemoryServes) {
-  const sim::Layout sixteen = block_layout(16);
   const Algorithm* hierarchical = find_algorithm(Operation::kBcast, "hierarchical");
   ASSERT_NE(hierarchical, nullptr);
   static std::vector<char> buffer;
   // Every (kind, peer) of rank r's transfers.
-  auto transfers_of = [&](int r, std::size_t m, bool node_memory) {
+  auto transfers_of = [&](const sim::Layout& layout, int r, std::size_t m, bool node_memory) {
     buffer.assign(m, 0);
     Args args;
     args.rank = r;
-    args.size = 16;
+    args.size = static_cast<int>(layout.node.size());
     args.root = 0;
     args.recvbuf = buffer.data();
     args.recvcount = m;
     args.recvtype = datatype::predefined(datatype::kByte);
-    args.hierarchy = sim::hierarchy(sixteen, r);
+    args.hierarchy = sim::hierarchy(layout, r);
     args.node_memory = node_memory;
     Schedule s;
     hierarchical->build(args, s);
@@ -167,16 +166,25 @@ TEST(HierarchicalBcast, TheNodeIsOneLevelWhereItsMemoryServes) {
   };
   using Transfers = std::set<std::pair<Kind, int>>;
   const std::size_t large = std::size_t{8} << 20;
-  // Rank 5 sits under rank 4's L3 cache, in the package rank 4 leads; rank 13 likewise on the second node.
-  EXPECT_EQ(transfers_of(5, large, true), (Transfers{{Kind::kRead, 0}}));
-  EXPECT_EQ(transfers_of(13, large, true), (Transfers{{Kind::kRead, 8}}));
-  EXPECT_EQ(transfers_of(5, large, false), (Transfers{{Kind::kRecv, 4}}));
-  EXPECT_EQ(transfers_of(5, 8, true), (Transfers{{Kind::kRecv, 4}}));
-  EXPECT_EQ(transfers_of(13, 8, true), (Transfers{{Kind::kRecv, 12}}));
+  // 16 ranks on 2 nodes of 8 cores: rank 5 sits under rank 4's L3 cache, in the package rank 4 leads; rank 13
+  // likewise on the second node.
+  const sim::Layout sixteen = block_layout(16);
+  EXPECT_EQ(transfers_of(sixteen, 5, large, true), (Transfers{{Kind::kRead, 0}}));
+  EXPECT_EQ(transfers_of(sixteen, 13, large, true), (Transfers{{Kind::kRead, 8}}));
+  EXPECT_EQ(transfers_of(sixteen, 5, large, false), (Transfers{{Kind::kRecv, 4}}));
   // The node's leader writes the message once for its 7 other processes, after receiving it from the root.
-  const Transfers leader = transfers_of(8, large, true);
+  const Transfers leader = transfers_of(sixteen, 8, large, true);
   EXPECT_TRUE(leader.count({Kind::kRecv, 0}) == 1 && leader.count({Kind::kPublish, -1}) == 1 && leader.size() == 2)
       << leader.size() << " kinds of transfer";
+  // 8 ranks on 2 nodes of 4 cores (two L3 caches of 2 each): rank 3 shares rank 2's cache, rank 7 rank 6's.
+  sim::Layout eight;
+  for (int r = 0; r < 8; ++r) {
+    eight.node.push_back(r / 4);
+    eight.core.push_back(r % 4);
+  }
+  EXPECT_EQ(transfers_of(eight, 3, large, true), (Transfers{{Kind::kRead, 0}}));
+  EXPECT_EQ(transfers_of(eight, 3, 8, true), (Transfers{{Kind::kRecv, 2}}));
+  EXPECT_EQ(transfers_of(eight, 7, 8, true), (Transfers{{Kind::kRecv, 6}}));
 }
 
 }  // namespace
