@@ -94,6 +94,13 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              2.2-2.6 / 5.2-5.4 (Open MPI at 4 ranks 8 B: 0.41-0.71). In a stream of small reduces the rings carry
 //              several calls' messages per cache line the root takes, where the node's memory has it fetch one area
 //              per writer and call: binomial up to 2 KiB, over the node-memory preference.
+// 2026-11-28, later (session 36), reduce of 8 B / 1 KiB, us, every algorithm in one launch (3 launches, either state):
+//              a stream of calls: shared_memory 0.43-0.45 / 0.81-0.88 at 4 ranks, 1.06-1.10 / 1.07-1.71 at 8, binomial
+//              0.41-0.60 / 0.58-1.05 and 0.81-1.70 / 0.92-2.10, steadier and ahead or level; one call's latency (each
+//              call followed by a sync, 2 launches): shared_memory 0.73-0.76 / 0.78-0.85 at 4 ranks and 1.06-1.45 /
+//              2.3-3.2 at 8, binomial 1.26-1.65 / 1.73-1.81 and 7.5-8.5 / 9.1-10.7 (ranks all started at one instant:
+//              4.7-4.8 against 5.2 at 4 ranks, 15.7-21.2 against 20.2-26.3 at 8). The stream figures above did not
+//              recur: binomial up to 2 KiB at 3 ranks only (there it leads a stream, 0.33-0.46 against 0.41-0.43).
 // 2026-11-28, bcast between the 2 ranks of a node when the job's ranks outnumber its processors (simulated nodes of
 //              pack:2 core:2, 2 ranks each, 4 nodes on 2 processors; blocking, us): 8 MiB pipeline 11455, linear 1954
 //              (one message: on the node its rendezvous is one read of the sender's memory), shared_memory 2213. Two
@@ -189,7 +196,7 @@ constexpr Rule kRules[] = {
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},
     {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
-    {Operation::kReduce, 2048, 3, 8, "binomial", false, true},
+    {Operation::kReduce, 2048, 3, 3, "binomial", false, true},
     {Operation::kReduce, kAny, 3, 8, "shared_memory"},
     {Operation::kReduce, kAny, 2, 2, "linear"},
     {Operation::kReduce, kAny, 1, 8, "binomial"},
