@@ -94,7 +94,7 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              2.2-2.6 / 5.2-5.4 (Open MPI at 4 ranks 8 B: 0.41-0.71). In a stream of small reduces the rings carry
 //              several calls' messages per cache line the root takes, where the node's memory has it fetch one area
 //              per writer and call: binomial up to 2 KiB, over the node-memory preference.
-// 2026-11-28, later (session 36), reduce of 8 B / 1 KiB, us, every algorithm in one launch (3 launches, either state):
+// 2026-11-28, later: reduce of 8 B / 1 KiB, us, every algorithm in one launch (3 launches, either machine state):
 //              a stream of calls: shared_memory 0.43-0.45 / 0.81-0.88 at 4 ranks, 1.06-1.10 / 1.07-1.71 at 8, binomial
 //              0.41-0.60 / 0.58-1.05 and 0.81-1.70 / 0.92-2.10, steadier and ahead or level; one call's latency (each
 //              call followed by a sync, 2 launches): shared_memory 0.73-0.76 / 0.78-0.85 at 4 ranks and 1.06-1.45 /
