@@ -31,6 +31,7 @@
 // collective's tags, each level's flat algorithm the half it is in.
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <map>
 #include <string_view>
 #include <vector>
@@ -394,12 +395,18 @@ Data recv_block(const Args& a, int r) {
   return elements({a.recv_buf(), 0, a.recvtype}, static_cast<std::size_t>(r) * a.recvcount, a.recvcount);
 }
 
-// Whether every part of every level is a run of consecutive ranks (block order): each part's blocks are then one
-// region of recvbuf, which a gatherv can fill in place. `per_rank` (a block's elements or bytes) bounds the
-// v-variants' int counts.
-bool parts_are_runs(const std::vector<Step>& st, std::size_t per_rank) {
-  return std::all_of(st.begin(), st.end(), [](const Step& step) { return parts_run(step.parts); }) &&
-         per_rank <= static_cast<std::size_t>(INT_MAX) / st[0].members->size();
+// Whether the v-variants' int counts and displacements hold `per_rank` (a block's elements or bytes) for `ranks`.
+bool fits_int_counts(std::size_t per_rank, std::size_t ranks) {
+  return per_rank <= static_cast<std::size_t>(INT_MAX) / ranks;
+}
+
+// Whether every part of every level from `from` down is a run of consecutive ranks (block order; below the top, a
+// node that is one level, of single ranks): each part's blocks are then one region of recvbuf, which a gatherv can
+// fill in place. `per_rank` (a block's elements or bytes) bounds the v-variants' int counts.
+bool parts_are_runs(const std::vector<Step>& st, std::size_t per_rank, std::size_t from = 0) {
+  return std::all_of(st.begin() + static_cast<std::ptrdiff_t>(from), st.end(),
+                     [](const Step& step) { return parts_run(step.parts); }) &&
+         fits_int_counts(per_rank, st[0].members->size());
 }
 
 // Blocks i = 0, 1, ... of `from` (`block` bytes each) into their places in recvbuf, the i-th to ranks[i]'s, after
@@ -471,13 +478,7 @@ bool blockwise_exchange(const Args& a, const Step& top) {
   auto fits_tags = [](const std::vector<int>& part) { return part.size() <= static_cast<std::size_t>(kHalf); };
   return !parts_run(top.parts) && top.leaders.size() <= kMostLeaders &&
          std::all_of(top.parts.begin(), top.parts.end(), fits_tags) && a.recvcount * a.recvtype->size >= kLeastBlock &&
-         a.recvcount <= static_cast<std::size_t>(INT_MAX) / static_cast<std::size_t>(a.size);
-}
-
-// Whether every level below the top is cut into runs (a node that is one level, of single ranks): this rank's
-// leaders can then gather their parts' blocks straight into their places.
-bool runs_below_top(const std::vector<Step>& st) {
-  return std::all_of(st.begin() + 1, st.end(), [](const Step& step) { return parts_run(step.parts); });
+         fits_int_counts(a.recvcount, static_cast<std::size_t>(a.size));
 }
 
 // Allgather with parts that are runs: each leader gathers its part into its part's region of recvbuf (a gatherv
@@ -521,7 +522,8 @@ void allgather(const Args& a, Schedule& s) {
   all_blocks.recvcount = a.recvcount * static_cast<std::size_t>(a.size);
   node_as_one_level(Operation::kBcast, all_blocks, 0, st);
   const bool blockwise = blockwise_exchange(a, st[0]);
-  if (blockwise ? runs_below_top(st) : parts_are_runs(st, a.recvcount))
+  // Blockwise, only the levels below the top need be runs: this rank's leaders then gather straight into place.
+  if (parts_are_runs(st, a.recvcount, blockwise ? 1 : 0))
     return allgather_in_place(a, all_blocks, st, s);
   std::size_t block = 0;
   const Data mine = own_block(a, a.in_place, block);
