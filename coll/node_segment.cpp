@@ -77,12 +77,15 @@ NodeSegment::~NodeSegment() {
 
 NodeSegment::Area& NodeSegment::area(int slot, int writer, int tag, uint64_t run) {
   const int n = areas_per_writer(slot);
+  // Which use of the slot this run is: blocking and nonblocking runs take the rotating slots in turn, so one comes
+  // back to a rotating slot every kRotatingSlots runs.
+  const uint64_t turn = slot < kRotatingSlots ? run / kRotatingSlots : run;
   const std::size_t before = slot < kRotatingSlots
                                  ? static_cast<std::size_t>(slot) * kAreasPerWriter
                                  : static_cast<std::size_t>(kRotatingSlots) * kAreasPerWriter +
                                        static_cast<std::size_t>(slot - kRotatingSlots) * kPersistentAreasPerWriter;
   const std::size_t index = before * members_ + static_cast<std::size_t>(writer) * n +
-                            static_cast<std::size_t>((static_cast<uint64_t>(tag) + run) % static_cast<uint64_t>(n));
+                            static_cast<std::size_t>((static_cast<uint64_t>(tag) + turn) % static_cast<uint64_t>(n));
   return *reinterpret_cast<Area*>(static_cast<char*>(base_) + kHeaderBytes + index * kAreaStride);
 }
 

@@ -32,15 +32,21 @@ TEST(NodeSegment, AreasAreDisjointAndTakenInTurn) {
     const int n = NodeSegment::areas_per_writer(slot);
     EXPECT_EQ(n, slot < NodeSegment::kRotatingSlots ? NodeSegment::kAreasPerWriter
                                                     : NodeSegment::kPersistentAreasPerWriter);
+    // The runs that come back to this slot: every run to a persistent slot, every kRotatingSlots-th to a rotating one.
+    const uint64_t run = slot < NodeSegment::kRotatingSlots ? static_cast<uint64_t>(slot) : 0;
+    const uint64_t next = slot < NodeSegment::kRotatingSlots ? NodeSegment::kRotatingSlots : 1;
     for (int writer = 0; writer < 3; ++writer)
       for (int tag = 0; tag < n; ++tag) {
-        at.push_back(reinterpret_cast<const char*>(&seg.area(slot, writer, tag, 0)));
-        // Run r + 1 with tag t - 1 takes the area of run r with tag t; the next run with the same tag another.
+        at.push_back(reinterpret_cast<const char*>(&seg.area(slot, writer, tag, run)));
+        // The slot's next run with tag t - 1 takes the area of this run with tag t; its next with the same tag another,
+        // and so on until all n areas served that tag.
         if (tag > 0) {
-          EXPECT_EQ(&seg.area(slot, writer, tag - 1, 1), &seg.area(slot, writer, tag, 0));
+          EXPECT_EQ(&seg.area(slot, writer, tag - 1, run + next), &seg.area(slot, writer, tag, run));
         }
-        EXPECT_NE(&seg.area(slot, writer, tag, 1), &seg.area(slot, writer, tag, 0));
-        EXPECT_EQ(&seg.area(slot, writer, tag + n, 0), &seg.area(slot, writer, tag, 0));
+        for (int later = 1; later < n; ++later)
+          EXPECT_NE(&seg.area(slot, writer, tag, run + later * next), &seg.area(slot, writer, tag, run));
+        EXPECT_EQ(&seg.area(slot, writer, tag, run + n * next), &seg.area(slot, writer, tag, run));
+        EXPECT_EQ(&seg.area(slot, writer, tag + n, run), &seg.area(slot, writer, tag, run));
       }
   }
   std::sort(at.begin(), at.end());
