@@ -8,7 +8,7 @@
 // collective context and its node members' world ranks: a later communicator can only take the same name with the
 // same members, who must all have made this communicator's first collective call before they can make it.
 //
-// Areas. Each writer owns 4 areas per rotating slot and 16 per persistent one (tags and runs take them in turn, so a
+// Areas. Each writer owns 8 areas per rotating slot and 16 per persistent one (tags and runs take them in turn, so a
 // pipelined writer fills the next ones while its readers empty the previous, and a persistent collective's next
 // starts need not wait for them). A slot belongs to one run at a time: blocking and nonblocking collectives take the
 // rotating slots in turn (their starts follow the same order everywhere, so a run only waits for older ones), and a
@@ -16,11 +16,14 @@
 // one block at a time: a writer publishes once every reader of the previous block has taken it. A block is named by
 // its `use` (the run and the tag) and its readers, so a reader never takes another run's or another group's block.
 //
-// Running ahead. A writer of a stream of blocking calls (a reduce's leaf) can publish 64 runs ahead of its slowest
-// reader: 16 rotating slots, and each slot's 4 areas in turn on its successive runs. Until 2026-11-29 a slot's runs
-// reused one area per tag, 16 runs ahead: where ranks share a core, a leaf then stopped every 16 calls for its root
-// to be scheduled, and a stream of 8-byte reduces on 4 ranks of one core took 0.69 us through the node's memory
-// against binomial's 0.43 (0.37 since); on 8 ranks of 2 cores 0.89-1.24 (0.50 since).
+// Running ahead. A writer of a stream of blocking calls (a reduce's leaf) can publish 128 runs ahead of its slowest
+// reader: 16 rotating slots, and each slot's 8 areas in turn on its successive runs. Until 2026-11-29 a slot's 4
+// areas served its runs' tags alike, 16 runs ahead: where ranks share a core, a leaf then stopped every 16 calls for
+// its root to be scheduled. A stream of 8-byte reduces through the node's memory on 4 ranks of one core took 0.69 us
+// (binomial 0.43), 0.36 with 4 areas taken in turn and 0.31 with 8; on 8 ranks of 2 cores 0.89-1.24, 0.51-0.64 and
+// 0.47-0.48. The cost is paid once, in the first calls: a process maps up to 8 times the areas it did (see Mapping).
+// 200 reduces on 8 ranks, each between barriers, took 7 ms for 64 KiB and 84 ms for 1 MiB, now 31 and 117-130 ms
+// (4 areas in turn: 18.5 and 83 ms); a barrier, an allreduce or an allgather waits for every rank and gains nothing.
 //
 // Mapping. A block's pages are mapped into a process with one madvise (MADV_POPULATE_WRITE for its writer,
 // MADV_POPULATE_READ for a reader) the first time that process uses them, not by a page fault per 4 KiB page, which
@@ -43,7 +46,7 @@ namespace strata::coll {
 class NodeSegment {
  public:
   static constexpr int kRotatingSlots = 16;
-  static constexpr int kAreasPerWriter = 4;  // per rotating slot: tag t of its k-th run uses area (t + k) % 4
+  static constexpr int kAreasPerWriter = 8;  // per rotating slot: tag t of its k-th run uses area (t + k) % 8
   // Per persistent slot: a persistent collective's starts reuse its slot, and a root's loop of starts may run this
   // many ahead of its slowest reader (measured: with 4, a loop of 4-byte persistent reduces on 4 ranks took 1.9x
   // the nonblocking time; with 16 the blocking time).
