@@ -17,7 +17,15 @@ namespace {
 
 constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 constexpr std::size_t kHeaderBytes = 64;
-constexpr std::size_t kAreaStride = sizeof(NodeSegment::Area) + NodeSegment::kAreaBytes;
+constexpr std::size_t kPage = 4096;  // payloads start on a page of their own
+
+// A writer's areas (or payloads) before those of `slot`, per member: the rotating slots', then the persistent ones'.
+std::size_t before_slot(int slot, int per_rotating_slot) {
+  return slot < NodeSegment::kRotatingSlots
+             ? static_cast<std::size_t>(slot) * per_rotating_slot
+             : static_cast<std::size_t>(NodeSegment::kRotatingSlots) * per_rotating_slot +
+                   static_cast<std::size_t>(slot - NodeSegment::kRotatingSlots) * NodeSegment::kPersistentAreasPerWriter;
+}
 
 struct Header {
   std::atomic<uint32_t> attached;  // zero-filled by ftruncate
@@ -44,9 +52,10 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   const int k = static_cast<int>(node_members.size());
   if (k < 2 || k > kMostRanks) return nullptr;
   const std::string name = name_for(job, context, node_members);
-  const std::size_t areas =
-      static_cast<std::size_t>(kRotatingSlots * kAreasPerWriter + kPersistentSlots * kPersistentAreasPerWriter) * k;
-  const std::size_t bytes = kHeaderBytes + areas * kAreaStride;
+  const std::size_t areas = before_slot(kRotatingSlots + kPersistentSlots, kAreasPerWriter) * k;
+  const std::size_t payloads = before_slot(kRotatingSlots + kPersistentSlots, kPayloadsPerWriter) * k;
+  const std::size_t payloads_at = (kHeaderBytes + areas * sizeof(Area) + kPage - 1) / kPage * kPage;
+  const std::size_t bytes = payloads_at + payloads * kAreaBytes;
   // Whoever comes first creates it; the same size from everyone makes the others' ftruncate a no-op. The pages stay
   // unreserved: only the areas a run touches take memory.
   const int fd = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
@@ -63,8 +72,9 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   std::shared_ptr<NodeSegment> segment(new NodeSegment);
   segment->base_ = base;
   segment->bytes_ = bytes;
+  segment->payloads_at_ = payloads_at;
   segment->members_ = k;
-  segment->mapped_.assign(areas, 0);
+  segment->mapped_.assign(payloads, 0);
   auto* header = static_cast<Header*>(base);
   if (header->attached.fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<uint32_t>(k))
     shm_unlink(name.c_str());  // the last to attach: every member has it mapped
@@ -75,34 +85,36 @@ NodeSegment::~NodeSegment() {
   if (base_ != nullptr) munmap(base_, bytes_);
 }
 
-NodeSegment::Area& NodeSegment::area(int slot, int writer, int tag, uint64_t run) {
-  const int n = areas_per_writer(slot);
+NodeSegment::Place NodeSegment::place(int slot, int writer, int tag, uint64_t run) {
+  const int n = areas_per_writer(slot), payloads = payloads_per_writer(slot);
   // Which use of the slot this run is: blocking and nonblocking runs take the rotating slots in turn, so one comes
   // back to a rotating slot every kRotatingSlots runs.
   const uint64_t turn = slot < kRotatingSlots ? run / kRotatingSlots : run;
-  const std::size_t before = slot < kRotatingSlots
-                                 ? static_cast<std::size_t>(slot) * kAreasPerWriter
-                                 : static_cast<std::size_t>(kRotatingSlots) * kAreasPerWriter +
-                                       static_cast<std::size_t>(slot - kRotatingSlots) * kPersistentAreasPerWriter;
-  const std::size_t index = before * members_ + static_cast<std::size_t>(writer) * n +
-                            static_cast<std::size_t>((static_cast<uint64_t>(tag) + turn) % static_cast<uint64_t>(n));
-  return *reinterpret_cast<Area*>(static_cast<char*>(base_) + kHeaderBytes + index * kAreaStride);
+  const auto at = static_cast<int>((static_cast<uint64_t>(tag) + turn) % static_cast<uint64_t>(n));
+  auto* areas = reinterpret_cast<Area*>(static_cast<char*>(base_) + kHeaderBytes) +
+                before_slot(slot, kAreasPerWriter) * members_ + static_cast<std::size_t>(writer) * n;
+  Place p;
+  p.area = &areas[at];
+  if (payloads < n) p.sharing = &areas[(at + payloads) % n];
+  p.payload_index = before_slot(slot, kPayloadsPerWriter) * members_ + static_cast<std::size_t>(writer) * payloads +
+                    static_cast<std::size_t>(at % payloads);
+  p.payload = static_cast<char*>(base_) + payloads_at_ + p.payload_index * kAreaBytes;
+  return p;
 }
 
-void NodeSegment::map(Area& a, std::size_t bytes, bool for_writing) {
+void NodeSegment::map(const Place& p, std::size_t bytes, bool for_writing) {
 #if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
   if (bytes <= Area::kInlineBytes) return;  // in the area's own line
-  const std::size_t index =
-      static_cast<std::size_t>(reinterpret_cast<char*>(&a) - static_cast<char*>(base_) - kHeaderBytes) / kAreaStride;
-  if (mapped_[index] >= bytes) return;
+  uint32_t& mapped = mapped_[p.payload_index];
+  if (mapped >= bytes) return;
   static const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const auto from = reinterpret_cast<uintptr_t>(a.payload(bytes)) + mapped_[index];
-  const uintptr_t start = from & ~(page - 1), end = (from + bytes - mapped_[index] + page - 1) & ~(page - 1);
+  const auto from = reinterpret_cast<uintptr_t>(p.payload) + mapped;
+  const uintptr_t start = from & ~(page - 1), end = (from + bytes - mapped + page - 1) & ~(page - 1);
   // A kernel without these (before Linux 5.14) refuses them: the pages then fault in one by one, as before.
   madvise(reinterpret_cast<void*>(start), end - start, for_writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
-  mapped_[index] = static_cast<uint32_t>(bytes);
+  mapped = static_cast<uint32_t>(bytes);
 #else
-  (void)a, (void)bytes, (void)for_writing;
+  (void)p, (void)bytes, (void)for_writing;
 #endif
 }
 

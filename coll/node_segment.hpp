@@ -8,29 +8,33 @@
 // collective context and its node members' world ranks: a later communicator can only take the same name with the
 // same members, who must all have made this communicator's first collective call before they can make it.
 //
-// Areas. Each writer owns 8 areas per rotating slot and 16 per persistent one (tags and runs take them in turn, so a
-// pipelined writer fills the next ones while its readers empty the previous, and a persistent collective's next
-// starts need not wait for them). A slot belongs to one run at a time: blocking and nonblocking collectives take the
-// rotating slots in turn (their starts follow the same order everywhere, so a run only waits for older ones), and a
-// persistent collective keeps a slot of its own, since its starts may come in any order across ranks. An area holds
-// one block at a time: a writer publishes once every reader of the previous block has taken it. A block is named by
-// its `use` (the run and the tag) and its readers, so a reader never takes another run's or another group's block.
+// Areas. An area is one line: a block's description, and the block itself when it has at most 32 bytes; a larger
+// block goes in a payload of 128 KiB that the area names. Each writer owns, per rotating slot, 8 areas over 4
+// payloads (area i uses payload i % 4), and per persistent slot 16 areas with a payload each. Tags and runs take a
+// slot's areas in turn, so a pipelined writer fills the next ones while its readers empty the previous, and a
+// persistent collective's next starts need not wait for them. A slot belongs to one run at a time: blocking and
+// nonblocking collectives take the rotating slots in turn (their starts follow the same order everywhere, so a run
+// only waits for older ones), and a persistent collective keeps a slot of its own, since its starts may come in any
+// order across ranks. An area holds one block at a time: a writer publishes once every reader of the previous block
+// has taken it, and a block that needs the payload also waits for the other area of that payload to be taken. A
+// block is named by its `use` (the run and the tag) and its readers, so a reader never takes another run's or
+// another group's block.
 //
-// Running ahead. A writer of a stream of blocking calls (a reduce's leaf) can publish 128 runs ahead of its slowest
-// reader: 16 rotating slots, and each slot's 8 areas in turn on its successive runs. Until 2026-11-29 a slot's 4
-// areas served its runs' tags alike, 16 runs ahead: where ranks share a core, a leaf then stopped every 16 calls for
-// its root to be scheduled. A stream of 8-byte reduces through the node's memory on 4 ranks of one core took 0.69 us
-// (binomial 0.43), 0.36 with 4 areas taken in turn and 0.31 with 8; on 8 ranks of 2 cores 0.89-1.24, 0.51-0.64 and
-// 0.47-0.48. The cost is paid once, in the first calls: a process maps up to 8 times the areas it did (see Mapping).
-// 200 reduces on 8 ranks, each between barriers, took 7 ms for 64 KiB and 84 ms for 1 MiB, now 31 and 117-130 ms
-// (4 areas in turn: 18.5 and 83 ms); a barrier, an allreduce or an allgather waits for every rank and gains nothing.
+// Running ahead. A writer of a stream of blocking calls (a reduce's leaf) can publish a small block 128 runs ahead
+// of its slowest reader (16 rotating slots, and each slot's 8 areas in turn on its successive runs), a larger one 64
+// (its 4 payloads). Until 2026-11-29 a slot's runs all used one area per tag, 16 runs ahead: where ranks share a
+// core, a leaf then stopped every 16 calls for its root to be scheduled. A stream of 8-byte reduces through the node's
+// memory on 4 ranks of one core took 0.69 us (binomial 0.43), now 0.31; on 8 ranks of 2 cores 0.89-1.24, now
+// 0.47-0.48. The areas are packed apart from the payloads, so running ahead touches no new page for a small block;
+// for a larger one each new payload costs its pages once per process (see Mapping): 8 payloads a slot made the first
+// 128 calls of a 64 KiB reduce dear enough to lift the median of 201 (bench/coll.c's aligned mode) from 168 to 298 us.
 //
 // Mapping. A block's pages are mapped into a process with one madvise (MADV_POPULATE_WRITE for its writer,
 // MADV_POPULATE_READ for a reader) the first time that process uses them, not by a page fault per 4 KiB page, which
 // costs 8-14 us on this machine (a VM): madvise maps 4 MiB in 1.2 ms for writing and 0.23 ms for reading pages that
 // exist, against 15 and 8 ms by faults. The first write of a page the host has never backed stays dear (about 7 us
 // a page): the first 1 MiB reduce on 8 ranks in each rotating slot takes 14 ms (14-20 without madvise), later ones
-// 0.6. The pages stay unreserved until then: only the areas runs use take memory.
+// 0.6. The pages stay unreserved until then: only the payloads runs use take memory.
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -46,14 +50,17 @@ namespace strata::coll {
 class NodeSegment {
  public:
   static constexpr int kRotatingSlots = 16;
-  static constexpr int kAreasPerWriter = 8;  // per rotating slot: tag t of its k-th run uses area (t + k) % 8
-  // Per persistent slot: a persistent collective's starts reuse its slot, and a root's loop of starts may run this
-  // many ahead of its slowest reader (measured: with 4, a loop of 4-byte persistent reduces on 4 ranks took 1.9x
-  // the nonblocking time; with 16 the blocking time).
+  // Per rotating slot and writer: tag t of the slot's k-th run uses area (t + k) % 8, whose payload is that % 4.
+  static constexpr int kAreasPerWriter = 8;
+  static constexpr int kPayloadsPerWriter = 4;
+  static_assert(kAreasPerWriter == 2 * kPayloadsPerWriter, "each rotating payload serves two areas");
+  // Per persistent slot, an area and a payload alike: a persistent collective's starts reuse its slot, and a root's
+  // loop of starts may run this many ahead of its slowest reader (measured: with 4, a loop of 4-byte persistent
+  // reduces on 4 ranks took 1.9x the nonblocking time; with 16 the blocking time).
   static constexpr int kPersistentAreasPerWriter = 16;
   static constexpr int kPersistentSlots = 16;  // persistent collectives after these use messages only
   static constexpr int kMostRanks = 64;        // a node's readers are a 64-bit mask
-  static constexpr std::size_t kAreaBytes = std::size_t{128} << 10;
+  static constexpr std::size_t kAreaBytes = std::size_t{128} << 10;  // a payload
 
   struct alignas(64) Area {
     static constexpr std::size_t kInlineBytes = 32;
@@ -65,12 +72,25 @@ class NodeSegment {
     // A block this small travels in the line a reader polls: one line moves between the cores instead of two, which
     // counts where they sit on different core complexes (bench/core_latency.c).
     alignas(16) char inline_block[kInlineBytes];
-    char* payload(std::size_t block_bytes) {
-      return block_bytes <= kInlineBytes ? inline_block : reinterpret_cast<char*>(this) + sizeof(Area);
-    }
     bool free() const { return acks.load(std::memory_order_acquire) == readers; }
+    bool uses_payload() const { return bytes > kInlineBytes; }
   };
   static_assert(sizeof(Area) == 64, "an area's description and small block share one cache line");
+
+  // Where a block of a run goes: its area, the payload a larger block takes, and the other area that payload serves
+  // (null in a persistent slot).
+  struct Place {
+    Area* area = nullptr;
+    char* payload = nullptr;
+    Area* sharing = nullptr;
+    std::size_t payload_index = 0;
+    char* block(std::size_t bytes) const { return bytes <= Area::kInlineBytes ? area->inline_block : payload; }
+    // Whether a block of `bytes` may go in now: its area's previous block taken, and the payload's other one too.
+    bool free_for(std::size_t bytes) const {
+      return area->free() && (bytes <= Area::kInlineBytes || sharing == nullptr || !sharing->uses_payload() ||
+                              sharing->free());
+    }
+  };
 
   // Attaches to the segment of a communicator on this node: `context` its collective context, `node_members` the
   // world ranks of its members on this node (ascending). Null with an empty status when fewer than 2 or more than
@@ -81,22 +101,26 @@ class NodeSegment {
   NodeSegment(const NodeSegment&) = delete;
   NodeSegment& operator=(const NodeSegment&) = delete;
 
-  // The area of the writer with node-local index `writer` in `slot` for tag `tag` of run `run`.
-  Area& area(int slot, int writer, int tag, uint64_t run);
+  // The place of the writer with node-local index `writer` in `slot` for tag `tag` of run `run`.
+  Place place(int slot, int writer, int tag, uint64_t run);
   static int areas_per_writer(int slot) {
     return slot < kRotatingSlots ? kAreasPerWriter : kPersistentAreasPerWriter;
   }
+  static int payloads_per_writer(int slot) {
+    return slot < kRotatingSlots ? kPayloadsPerWriter : kPersistentAreasPerWriter;
+  }
   int members() const { return members_; }
 
-  // Maps the first `bytes` of the block in `a` into this process, once per area and size (see Mapping above).
-  void map(Area& a, std::size_t bytes, bool for_writing);
+  // Maps the first `bytes` of the block at `p` into this process, once per payload and size (see Mapping above).
+  void map(const Place& p, std::size_t bytes, bool for_writing);
 
  private:
   NodeSegment() = default;
   void* base_ = nullptr;
   std::size_t bytes_ = 0;
+  std::size_t payloads_at_ = 0;  // offset of the first payload, past the areas
   int members_ = 0;
-  std::vector<uint32_t> mapped_;  // per area: the block bytes already mapped in this process
+  std::vector<uint32_t> mapped_;  // per payload: the block bytes already mapped in this process
 };
 
 // The slot of a run with tag block `tag_base` (collective.hpp), or -1 (a persistent collective past the slots).

@@ -65,7 +65,7 @@ void TransportPort::post(Shared::Kind kind, int id, int writer, std::span<const 
   for (int r : readers) s.mask |= uint64_t{1} << index[static_cast<std::size_t>(r)];
   // Successive runs in one slot take the areas in turn too: a persistent collective (a slot of its own) can then
   // start again before every reader has taken its last block, as a blocking one moves on to the next slot.
-  s.area = &channel_.node->area(slot_, index[static_cast<std::size_t>(writer)], tag, run_);
+  s.place = channel_.node->place(slot_, index[static_cast<std::size_t>(writer)], tag, run_);
 }
 
 void TransportPort::publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
@@ -83,18 +83,19 @@ void TransportPort::read(int id, int writer, std::span<const int> readers, int t
   s.type_handle = type_handle;
 }
 
-// Once every reader has taken the area's previous block: the block goes in, its description, and last its use.
+// Once every reader has taken the area's previous block (and, for a block in the payload, the payload's other one):
+// the block goes in, its description, and last its use.
 bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
-  NodeSegment::Area& a = *s.area;
-  if (!a.free()) return false;
+  NodeSegment::Area& a = *s.place.area;
   const std::size_t bytes = datatype::wire_bytes(*s.type, s.count);
+  if (!s.place.free_for(bytes)) return false;
   if (bytes > NodeSegment::kAreaBytes) {
     error = kErrIntern;
     message = "internal: a collective published " + std::to_string(bytes) + " bytes, more than a node area holds";
     return true;
   }
-  channel_.node->map(a, bytes, true);
-  datatype::pack(s.from, s.count, *s.type, a.payload(bytes));
+  channel_.node->map(s.place, bytes, true);
+  datatype::pack(s.from, s.count, *s.type, s.place.block(bytes));
   a.bytes = bytes;
   a.readers = static_cast<uint32_t>(s.readers);
   a.acks.store(0, std::memory_order_relaxed);
@@ -106,7 +107,7 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
 
 // Once the writer's block for this run, tag and readers is there: it comes out, and the reader says so.
 bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
-  NodeSegment::Area& a = *s.area;
+  NodeSegment::Area& a = *s.place.area;
   // Another group's block may carry the same run and tag (a writer leading two levels): the mask tells them apart.
   if (a.use.load(std::memory_order_acquire) != s.use || a.mask.load(std::memory_order_acquire) != s.mask)
     return false;
@@ -117,11 +118,11 @@ bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
     message = "a collective's block of " + std::to_string(a.bytes) + " bytes does not fit the " +
               std::to_string(capacity) + " this rank expects: counts, datatypes or roots differ between the ranks";
   }
-  channel_.node->map(a, a.bytes, false);
+  channel_.node->map(s.place, a.bytes, false);
   if (s.op == nullptr)
-    datatype::unpack(a.payload(a.bytes), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
+    datatype::unpack(s.place.block(a.bytes), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
   else if (error == 0)  // a contiguous layout's packed bytes are its elements from true_lb on
-    datatype::reduce(*s.op, a.payload(a.bytes) - s.type->true_lb, s.to, s.count, *s.type, s.type_handle);
+    datatype::reduce(*s.op, s.place.block(a.bytes) - s.type->true_lb, s.to, s.count, *s.type, s.type_handle);
   a.acks.fetch_add(1, std::memory_order_acq_rel);
   return true;
 }
@@ -130,7 +131,7 @@ bool TransportPort::done(int id, int& error, std::string& message) {
   Shared& s = shared_[id];
   if (s.kind != Shared::Kind::kNone) {
     if (s.complete) return true;
-    if (s.area == nullptr) {
+    if (s.place.area == nullptr) {
       error = kErrIntern;
       message = "internal: a collective uses node shared memory where it has none";
       return s.complete = true;

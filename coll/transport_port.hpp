@@ -42,7 +42,7 @@ class TransportPort : public Port {
   // A publish or read waiting for its area.
   struct Shared {
     enum class Kind : uint8_t { kNone, kPublish, kRead } kind = Kind::kNone;  // kNone: a message vertex
-    NodeSegment::Area* area = nullptr;  // null: this run has no slot (an internal error, reported by done())
+    NodeSegment::Place place;  // area null: this run has no slot (an internal error, reported by done())
     uint64_t use = 0;
     uint64_t mask = 0;  // the readers
     int readers = 0;

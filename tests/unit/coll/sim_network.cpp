@@ -57,7 +57,13 @@ bool SimPort::publish_done(int id) {
   Pending& p = pending_[id];
   SimNetwork::Area& area = net_.areas[{rank_, p.tag % NodeSegment::kAreasPerWriter}];
   if (!area.waiting.empty()) return false;
-  area.bytes.resize(datatype::wire_bytes(*p.type, p.count));
+  // As in the node segment, a block larger than an area's line shares a payload with tag + kPayloadsPerWriter's.
+  const std::size_t bytes = datatype::wire_bytes(*p.type, p.count);
+  const SimNetwork::Area& other =
+      net_.areas[{rank_, (p.tag + NodeSegment::kPayloadsPerWriter) % NodeSegment::kAreasPerWriter}];
+  const auto in_payload = [](std::size_t b) { return b > NodeSegment::Area::kInlineBytes; };
+  if (in_payload(bytes) && in_payload(other.bytes.size()) && !other.waiting.empty()) return false;
+  area.bytes.resize(bytes);
   datatype::pack(p.from, p.count, *p.type, area.bytes.data());
   area.tag = p.tag;
   area.readers = area.waiting = p.readers;

@@ -63,7 +63,8 @@ class SimNetwork {
   int size() const { return static_cast<int>(ports_.size()); }
   // Messages posted and not yet received, per (source, destination, tag).
   std::map<std::tuple<int, int, int>, std::deque<std::vector<char>>> mailbox;
-  // The node areas: per (writer, tag % NodeSegment::kAreasPerWriter), the block there, its tag and readers, and who has not taken it yet.
+  // The node areas: per (writer, tag % NodeSegment::kAreasPerWriter), the block there, its tag and readers, and who
+  // has not taken it yet.
   struct Area {
     std::vector<char> bytes;
     int tag = -1;
