@@ -201,6 +201,15 @@ std::string format_cost_parameters(const CostParameters& p) {
 // fitted with every rank on a processor of its own: at 2 nodes of 4 ranks on one processor each, a node's 1 MiB
 // bcast through its memory then cost 216 us where it takes 99-123, so the model put recursive doubling before the
 // hierarchical allgather (4.96-6.47 ms against 3.6-4.3) and binomial before the hierarchical bcast (529 against 404).
+// Since 2026-11-29 a writer runs further ahead of its readers (node_segment.hpp), which a stream of calls shows:
+// the shared_memory bcast then won at 8 ranks from 8 B in 3 runs of 4 (0.32-0.42 us against the best flat 0.38-0.45;
+// 1 KiB 0.40-0.63 against 0.52-0.80; the fourth, in a slow spell, 0.76 against 0.53 and 1.03 against 1.02), at 5
+// and 6 from 1 KiB, and tied at 3 and 4. Hence 1.5 us, where the model's crossover goes below 8 B at
+// 5 to 8 ranks and stays above 4 KiB at 4 (3 ranks: 8 B); a run after the change, 3 rounds, put auto within 1.03 of
+// the best algorithm at 3, 5, 6 and 8 ranks for 8 B, 1 KiB and 4 KiB. Across 2 nodes in block order the model then
+// makes each node one level (hierarchical) for reduces of 16-64 KiB and the allreduce of 64 KiB, as it already did
+// with ranks scattered: a stream of 64 KiB reduces 60-206 us against binomial's 141-240, one call alone 66-108
+// against 69-87, and aligned calls (each started at one instant) 166 against 170.
 const CostParameters& default_cost_parameters() {
   static const CostParameters measured = [] {
     CostParameters p = from_file_units(
@@ -214,7 +223,7 @@ const CostParameters& default_cost_parameters() {
             {7.424, 0.2591, 31.42, 0.2258}, // other_node
         },
         0.02223);  // gamma ns_per_byte
-    p.node_memory = {2.5 * kMicro, 0.033 * kNano};
+    p.node_memory = {1.5 * kMicro, 0.033 * kNano};
     return p;
   }();
   return measured;

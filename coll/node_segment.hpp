@@ -24,8 +24,8 @@
 // of its slowest reader (16 rotating slots, and each slot's 8 areas in turn on its successive runs), a larger one 64
 // (its 4 payloads). Until 2026-11-29 a slot's runs all used one area per tag, 16 runs ahead: where ranks share a
 // core, a leaf then stopped every 16 calls for its root to be scheduled. A stream of 8-byte reduces through the node's
-// memory on 4 ranks of one core took 0.69 us (binomial 0.43), now 0.31; on 8 ranks of 2 cores 0.89-1.24, now
-// 0.47-0.48. The areas are packed apart from the payloads, so running ahead touches no new page for a small block;
+// memory on 4 ranks of one core took 0.69 us (binomial 0.43), now 0.34; on 8 ranks of 2 cores 0.89-1.24, now
+// 0.48-0.50. The areas are packed apart from the payloads, so running ahead touches no new page for a small block;
 // for a larger one each new payload costs its pages once per process (see Mapping): 8 payloads a slot made the first
 // 128 calls of a 64 KiB reduce dear enough to lift the median of 201 (bench/coll.c's aligned mode) from 168 to 298 us.
 //
