@@ -57,7 +57,7 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   const std::size_t payloads_at = (kHeaderBytes + areas * sizeof(Area) + kPage - 1) / kPage * kPage;
   const std::size_t bytes = payloads_at + payloads * kAreaBytes;
   // Whoever comes first creates it; the same size from everyone makes the others' ftruncate a no-op. The pages stay
-  // unreserved: only the areas a run touches take memory.
+  // unreserved: only the payloads runs touch take memory.
   const int fd = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
   if (fd < 0) return status = os_error("shm_open", name, errno), nullptr;
   if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {

@@ -108,6 +108,12 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              Through the node level of the hierarchical algorithms, 8 ranks on those 4 nodes: allgather 1 MiB
 //              16790 -> 7634 in block order, bcast 1 MiB 1799 -> 850 and allreduce 1 MiB 3053 -> 1999 scattered. With
 //              a processor each (2 ranks on this 2-processor machine) the pipeline stays: 8 MiB 257 against 575.
+// 2026-11-29, bcast at 5-8 ranks once writers run ahead (node_segment.hpp), us by machine state (bench/core_latency.c;
+//              2-4 launches each): shared_memory leads in the fast and middle states (8 ranks, 8 B: 0.32-0.42 against
+//              linear's 0.41-0.53; 1 KiB 0.40-0.63 against 0.52-0.80), but with the processors on two core complexes
+//              its readers' acknowledgements on the area's one line cost more than linear's rings: 8 ranks 8 B
+//              0.51-0.76 against 0.51-0.55 (Open MPI 0.44-0.62), 5 ranks 256 B 0.48-0.51 against 0.44; level from 1 KiB,
+//              ahead from 4 KiB (1.03 against 1.46-1.53). Linear up to 256 B, over the node-memory preference.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
@@ -172,6 +178,7 @@ constexpr Rule kRules[] = {
     {Operation::kBarrier, kAny, 5, 8, "linear"},
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
     {Operation::kBcast, 65536, 4, 4, "linear", false, true},
+    {Operation::kBcast, 256, 5, 8, "linear", false, true},
     {Operation::kBcast, 8192, 5, 8, "linear"},
     {Operation::kBcast, kAny, 2, 2, "linear", false, false, true},
     {Operation::kBcast, 262144, 1, kMany, "binomial"},

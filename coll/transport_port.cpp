@@ -91,7 +91,7 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
   if (!s.place.free_for(bytes)) return false;
   if (bytes > NodeSegment::kAreaBytes) {
     error = kErrIntern;
-    message = "internal: a collective published " + std::to_string(bytes) + " bytes, more than a node area holds";
+    message = "internal: a collective published " + std::to_string(bytes) + " bytes, more than a node payload holds";
     return true;
   }
   channel_.node->map(s.place, bytes, true);
