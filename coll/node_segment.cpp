@@ -55,7 +55,7 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   const std::size_t areas = before_slot(kRotatingSlots + kPersistentSlots, kAreasPerWriter) * k;
   const std::size_t payloads = before_slot(kRotatingSlots + kPersistentSlots, kPayloadsPerWriter) * k;
   const std::size_t payloads_at = (kHeaderBytes + areas * sizeof(Area) + kPage - 1) / kPage * kPage;
-  const std::size_t bytes = payloads_at + payloads * kAreaBytes;
+  const std::size_t bytes = payloads_at + payloads * kBlockBytes;
   // Whoever comes first creates it; the same size from everyone makes the others' ftruncate a no-op. The pages stay
   // unreserved: only the payloads runs touch take memory.
   const int fd = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
@@ -98,7 +98,7 @@ NodeSegment::Place NodeSegment::place(int slot, int writer, int tag, uint64_t ru
   if (payloads < n) p.sharing = &areas[(at + payloads) % n];
   p.payload_index = before_slot(slot, kPayloadsPerWriter) * members_ + static_cast<std::size_t>(writer) * payloads +
                     static_cast<std::size_t>(at % payloads);
-  p.payload = static_cast<char*>(base_) + payloads_at_ + p.payload_index * kAreaBytes;
+  p.payload = static_cast<char*>(base_) + payloads_at_ + p.payload_index * kBlockBytes;
   return p;
 }
 

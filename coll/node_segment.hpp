@@ -60,7 +60,7 @@ class NodeSegment {
   static constexpr int kPersistentAreasPerWriter = 16;
   static constexpr int kPersistentSlots = 16;  // persistent collectives after these use messages only
   static constexpr int kMostRanks = 64;        // a node's readers are a 64-bit mask
-  static constexpr std::size_t kAreaBytes = std::size_t{128} << 10;  // a payload
+  static constexpr std::size_t kBlockBytes = std::size_t{128} << 10;  // the largest block: a payload's size
 
   struct alignas(64) Area {
     static constexpr std::size_t kInlineBytes = 32;

@@ -63,8 +63,8 @@ void TransportPort::post(Shared::Kind kind, int id, int writer, std::span<const 
   if (!channel_.node || slot_ < 0) return;  // done() reports it
   const std::vector<int>& index = *channel_.node_index;
   for (int r : readers) s.mask |= uint64_t{1} << index[static_cast<std::size_t>(r)];
-  // Successive runs in one slot take the areas in turn too: a persistent collective (a slot of its own) can then
-  // start again before every reader has taken its last block, as a blocking one moves on to the next slot.
+  // Successive runs in one slot take its areas in turn too (node_segment.hpp): a writer can run ahead of its readers,
+  // and a persistent collective (a slot of its own) can start again before every reader has taken its last block.
   s.place = channel_.node->place(slot_, index[static_cast<std::size_t>(writer)], tag, run_);
 }
 
@@ -89,7 +89,7 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
   NodeSegment::Area& a = *s.place.area;
   const std::size_t bytes = datatype::wire_bytes(*s.type, s.count);
   if (!s.place.free_for(bytes)) return false;
-  if (bytes > NodeSegment::kAreaBytes) {
+  if (bytes > NodeSegment::kBlockBytes) {
     error = kErrIntern;
     message = "internal: a collective published " + std::to_string(bytes) + " bytes, more than a node payload holds";
     return true;

@@ -348,7 +348,7 @@ bool applies_power_of_two(const Args& a) { return power_of_two(a.size); }
 // What one rank writes fits an area.
 bool node_memory_fits(const Args& a, std::size_t blocks) {
   return shares_node_memory(a) && a.recvtype &&
-         blocks * datatype::wire_bytes(*a.recvtype, a.recvcount) <= NodeSegment::kAreaBytes;
+         blocks * datatype::wire_bytes(*a.recvtype, a.recvcount) <= NodeSegment::kBlockBytes;
 }
 bool allgather_node_memory_fits(const Args& a) { return node_memory_fits(a, 1); }
 bool alltoall_node_memory_fits(const Args& a) { return node_memory_fits(a, static_cast<std::size_t>(a.size)); }

@@ -474,7 +474,7 @@ void reduce_reduce_scatter_gather(const Args& a, Schedule& s) {
 // vector the writers copy in beside the reducer's work, so it only reduces.
 std::size_t node_chunk(const Args& a, const datatype::Datatype& type) {
   if (type.size == 0) return std::max<std::size_t>(1, a.recvcount);
-  return std::max<std::size_t>(1, NodeSegment::kAreaBytes / type.size);
+  return std::max<std::size_t>(1, NodeSegment::kBlockBytes / type.size);
 }
 
 void node_memory_reduce(const Ctx& c, int root) {
@@ -832,7 +832,7 @@ bool commutative(const Args& a) { return a.op->commutative; }
 // An element fits an area, and each chunk gets a tag.
 bool node_memory_fits(const Args& a) {
   const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
-  if (!shares_node_memory(a) || !type || type->size > NodeSegment::kAreaBytes) return false;
+  if (!shares_node_memory(a) || !type || type->size > NodeSegment::kBlockBytes) return false;
   const std::size_t chunk = node_chunk(a, *type);
   return (a.recvcount + chunk - 1) / chunk <= static_cast<std::size_t>(tag_limit(a));
 }

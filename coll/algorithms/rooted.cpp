@@ -246,8 +246,8 @@ void shared_memory_on(const Args& a, Schedule& s, const Data& all, VertexId star
   const std::vector<int> readers = all_ranks_but(a.root, a.size);
   VertexId last = start;
   int chunk = 0;  // the tag
-  for (std::size_t first = 0; first < all.count; first += NodeSegment::kAreaBytes, ++chunk) {
-    const Data part = elements(all, first, std::min(NodeSegment::kAreaBytes, all.count - first));
+  for (std::size_t first = 0; first < all.count; first += NodeSegment::kBlockBytes, ++chunk) {
+    const Data part = elements(all, first, std::min(NodeSegment::kBlockBytes, all.count - first));
     const VertexId after[] = {last};
     last = a.rank == a.root ? s.publish(part, readers, chunk, after) : s.read(part, a.root, readers, chunk, after);
   }
@@ -257,7 +257,7 @@ void shared_memory_on(const Args& a, Schedule& s, const Data& all, VertexId star
 bool shared_memory_fits(const Args& a) {
   if (!shares_node_memory(a) || !a.recvtype) return false;
   const std::size_t bytes = a.recvcount * a.recvtype->size;
-  return (bytes + NodeSegment::kAreaBytes - 1) / NodeSegment::kAreaBytes <= static_cast<std::size_t>(tag_limit(a));
+  return (bytes + NodeSegment::kBlockBytes - 1) / NodeSegment::kBlockBytes <= static_cast<std::size_t>(tag_limit(a));
 }
 
 void bcast_pipeline(const Args& a, Schedule& s) { bcast_bytes<pipeline_on>(a, s); }

@@ -264,7 +264,7 @@ TEST(CostModelSharedMemory, OneWriteThenReadsSideBySide) {
       probe.size = p;
       probe.node_memory = probe.shared_memory = true;
       ASSERT_TRUE(find_algorithm(Operation::kBcast, "shared_memory")->applies(probe));
-      const std::size_t area = std::size_t{128} << 10;  // NodeSegment::kAreaBytes
+      const std::size_t area = std::size_t{128} << 10;  // NodeSegment::kBlockBytes
       const std::size_t chunks = (m + area - 1) / area, last = m - (chunks - 1) * area;
       const double write = kAlpha + static_cast<double>(std::min(m, area)) * kBeta / 2;
       const double expected = static_cast<double>(chunks - 1) * write + (kAlpha + last * kBeta / 2) * 2;

@@ -66,18 +66,18 @@ TEST(NodeSegment, AreasAreDisjointAndTakenInTurn) {
     ASSERT_GE(static_cast<std::size_t>(areas[i] - areas[i - 1]), sizeof(NodeSegment::Area)) << "areas overlap";
   std::sort(payloads.begin(), payloads.end());
   for (std::size_t i = 1; i < payloads.size(); ++i)
-    ASSERT_GE(static_cast<std::size_t>(payloads[i] - payloads[i - 1]), NodeSegment::kAreaBytes) << "payloads overlap";
+    ASSERT_GE(static_cast<std::size_t>(payloads[i] - payloads[i - 1]), NodeSegment::kBlockBytes) << "payloads overlap";
   ASSERT_GE(payloads.front(), areas.back() + sizeof(NodeSegment::Area)) << "payloads overlap the areas";
   // Every payload is inside the same mapping: writing the last one's last byte must not fault.
   const NodeSegment::Place last = seg.place(kSlots - 1, 2, NodeSegment::kPersistentAreasPerWriter - 1, 0);
-  last.payload[NodeSegment::kAreaBytes - 1] = 1;
+  last.payload[NodeSegment::kBlockBytes - 1] = 1;
   EXPECT_EQ(last.payload, payloads.back());
   // The last of the three to attach removed the name: attaching again makes a fresh, empty segment.
   Status s;
   std::shared_ptr<NodeSegment> again = NodeSegment::attach(job, 7, members, s);
   ASSERT_TRUE(s.ok()) << s.message;
   const NodeSegment::Place fresh = again->place(kSlots - 1, 2, NodeSegment::kPersistentAreasPerWriter - 1, 0);
-  EXPECT_EQ(fresh.payload[NodeSegment::kAreaBytes - 1], 0);
+  EXPECT_EQ(fresh.payload[NodeSegment::kBlockBytes - 1], 0);
   for (int i = 1; i < 3; ++i) NodeSegment::attach(job, 7, members, s);  // the others, so the name goes again
 }
 
@@ -93,7 +93,7 @@ TEST(NodeSegment, SmallBlocksStayInTheAreasLine) {
     EXPECT_LE(at + bytes, line + 64) << bytes << " bytes leave the description's line";
   }
   EXPECT_EQ(p.block(NodeSegment::Area::kInlineBytes + 1), payload);
-  EXPECT_EQ(p.block(NodeSegment::kAreaBytes), payload);
+  EXPECT_EQ(p.block(NodeSegment::kBlockBytes), payload);
 }
 
 TEST(NodeSegment, ABlockInThePayloadWaitsForItsOtherArea) {

@@ -422,7 +422,7 @@ std::string check(const Trial& trial) {
   // The topology-aware ones: a half of the block for the way down.
   // The shared-memory slices: a tag per slice and piece, and the results'. The pipeline: a tag per segment of 16 bytes.
   const std::string name = trial.algo.name;
-  const std::size_t chunk = NodeSegment::kAreaBytes / trial.k.type->size;
+  const std::size_t chunk = NodeSegment::kBlockBytes / trial.k.type->size;
   const auto slice_tags = static_cast<int>((trial.p + 1) * ((trial.count / trial.p + 1 + chunk - 1) / chunk));
   const std::size_t per_segment = std::max<std::size_t>(1, 16 / trial.k.type->size);
   const auto segment_tags = static_cast<int>(std::max<std::size_t>(1, (trial.count + per_segment - 1) / per_segment));
@@ -526,7 +526,7 @@ TEST(ReductionSharedMemory, LongVectorsInChunks) {
         for (bool in_place : {false, true}) {
           if (!applies(algo, k)) continue;
           const std::size_t areas = std::string_view(name) == "shared_memory" ? 2 : 6 * p;  // 6 pieces per slice
-          const std::size_t count = areas * NodeSegment::kAreaBytes / k.type->size + 7;
+          const std::size_t count = areas * NodeSegment::kBlockBytes / k.type->size + 7;
           const Trial trial{algo, k, p, count, p / 2, in_place, nullptr, true};
           EXPECT_EQ(check(trial), "") << describe(trial);
         }

@@ -401,7 +401,7 @@ TEST(RootedShape, TagsFitACollectivesBlock) {
 // larger than an area crosses it in chunks, and every rank ends with the root's bytes.
 TEST(RootedShape, SharedMemoryBcastWritesEachChunkOnceForEveryReader) {
   const auto byte = datatype::predefined(datatype::kByte);
-  const std::size_t n = 2 * NodeSegment::kAreaBytes + 1000;  // three chunks
+  const std::size_t n = 2 * NodeSegment::kBlockBytes + 1000;  // three chunks
   for (int p : {2, 3, 5}) {
     for (int root : {0, p - 1}) {
       std::vector<std::vector<char>> buf(p, std::vector<char>(n));
@@ -441,7 +441,7 @@ TEST(RootedShape, SharedMemoryBcastNeedsNodeMemoryAndTags) {
   a.node_memory = a.shared_memory = true;
   EXPECT_TRUE(shared->applies(a));
   a.tag_limit = 2;
-  a.recvcount = 2 * NodeSegment::kAreaBytes / 4;
+  a.recvcount = 2 * NodeSegment::kBlockBytes / 4;
   EXPECT_TRUE(shared->applies(a));
   a.recvcount += 1;
   EXPECT_FALSE(shared->applies(a));
