@@ -54,7 +54,8 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   const std::string name = name_for(job, context, node_members);
   const std::size_t areas = before_slot(kRotatingSlots + kPersistentSlots, kAreasPerWriter) * k;
   const std::size_t payloads = before_slot(kRotatingSlots + kPersistentSlots, kPayloadsPerWriter) * k;
-  const std::size_t payloads_at = (kHeaderBytes + areas * sizeof(Area) + kPage - 1) / kPage * kPage;
+  const std::size_t marks_at = (kHeaderBytes + areas * sizeof(Area) + kPage - 1) / kPage * kPage;
+  const std::size_t payloads_at = (marks_at + areas * k * sizeof(Mark) + kPage - 1) / kPage * kPage;
   const std::size_t bytes = payloads_at + payloads * kBlockBytes;
   // Whoever comes first creates it; the same size from everyone makes the others' ftruncate a no-op. The pages stay
   // unreserved: only the payloads runs touch take memory.
@@ -72,6 +73,8 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   std::shared_ptr<NodeSegment> segment(new NodeSegment);
   segment->base_ = base;
   segment->bytes_ = bytes;
+  segment->marks_at_ = marks_at;
+  segment->areas_ = areas;
   segment->payloads_at_ = payloads_at;
   segment->members_ = k;
   segment->mapped_.assign(payloads, 0);
@@ -91,15 +94,24 @@ NodeSegment::Place NodeSegment::place(int slot, int writer, int tag, uint64_t ru
   // back to a rotating slot every kRotatingSlots runs.
   const uint64_t turn = slot < kRotatingSlots ? run / kRotatingSlots : run;
   const auto at = static_cast<int>((static_cast<uint64_t>(tag) + turn) % static_cast<uint64_t>(n));
-  auto* areas = reinterpret_cast<Area*>(static_cast<char*>(base_) + kHeaderBytes) +
-                before_slot(slot, kAreasPerWriter) * members_ + static_cast<std::size_t>(writer) * n;
+  Area* mine = areas() + before_slot(slot, kAreasPerWriter) * members_ + static_cast<std::size_t>(writer) * n;
   Place p;
-  p.area = &areas[at];
-  if (payloads < n) p.sharing = &areas[(at + payloads) % n];
+  p.area = &mine[at];
+  if (payloads < n) p.sharing = &mine[(at + payloads) % n];
   p.payload_index = before_slot(slot, kPayloadsPerWriter) * members_ + static_cast<std::size_t>(writer) * payloads +
                     static_cast<std::size_t>(at % payloads);
   p.payload = static_cast<char*>(base_) + payloads_at_ + p.payload_index * kBlockBytes;
   return p;
+}
+
+NodeSegment::Area* NodeSegment::areas() const {
+  return reinterpret_cast<Area*>(static_cast<char*>(base_) + kHeaderBytes);
+}
+
+// Reader r's marks for all areas in a row, in the areas' order.
+NodeSegment::Mark& NodeSegment::mark(int reader, const Area& a) const {
+  const auto index = static_cast<std::size_t>(reader) * areas_ + static_cast<std::size_t>(&a - areas());
+  return reinterpret_cast<Mark*>(static_cast<char*>(base_) + marks_at_)[index];
 }
 
 void NodeSegment::map(const Place& p, std::size_t bytes, bool for_writing) {

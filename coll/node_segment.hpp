@@ -29,6 +29,16 @@
 // for a larger one each new payload costs its pages once per process (see Mapping): 8 payloads a slot made the first
 // 128 calls of a 64 KiB reduce dear enough to lift the median of 201 (bench/coll.c's aligned mode) from 168 to 298 us.
 //
+// Marks. A reader says it took a block by writing the area's `published` count: in the area's line when it is the
+// block's only reader (it has that line anyway), else in a line of its own, one per reader, which the writer reads
+// when it comes back to the area. Until 2026-11-29 every reader added one to a counter in the area's line: with 7
+// readers that line went back and forth between the cores 7 more times per block, and each time the readers still
+// polling it lost it. Where the two processors sit on different core complexes (bench/core_latency.c about 400 ns),
+// a stream of 8-byte shared_memory bcasts on 8 ranks took 0.61-0.78 us in 7 launches of 8 (0.43 in one), now 0.44-0.46
+// in 8 of 8; 256 B 0.65-0.79 against 0.61-0.67. A mark in a line of its own for a block with one reader (a reduce)
+// cost more than the counter: 0.25 us against 0.22 per 8-byte reduce on 4 ranks, as the writer then reads another
+// line per block.
+//
 // Mapping. A block's pages are mapped into a process with one madvise (MADV_POPULATE_WRITE for its writer,
 // MADV_POPULATE_READ for a reader) the first time that process uses them, not by a page fault per 4 KiB page, which
 // costs 8-14 us on this machine (a VM): madvise maps 4 MiB in 1.2 ms for writing and 0.23 ms for reading pages that
@@ -62,18 +72,24 @@ class NodeSegment {
   static constexpr int kMostRanks = 64;        // a node's readers are a 64-bit mask
   static constexpr std::size_t kBlockBytes = std::size_t{128} << 10;  // the largest block: a payload's size
 
+  // A reader's mark that it took an area's block: the area's `published` count then (see Marks above).
+  using Mark = std::atomic<uint32_t>;
+
   struct alignas(64) Area {
     static constexpr std::size_t kInlineBytes = 32;
-    std::atomic<uint64_t> use{0};          // the block there (0: none yet); set last, with release
-    std::atomic<uint32_t> acks{0};         // readers that took it
-    uint32_t readers = 0;                  // how many must take it
-    std::atomic<uint64_t> mask{0};         // which (node-local indexes); read by any reader polling the area
-    uint64_t bytes = 0;                    // packed size
+    std::atomic<uint64_t> use{0};   // the block there (0: none yet); set last, with release
+    std::atomic<uint64_t> mask{0};  // its readers (node-local indexes); read by any reader polling the area
+    uint32_t published = 0;         // blocks put here so far, this one included
+    uint32_t bytes = 0;             // packed size
+    Mark taken{0};                  // the mark of a block with one reader
     // A block this small travels in the line a reader polls: one line moves between the cores instead of two, which
     // counts where they sit on different core complexes (bench/core_latency.c).
     alignas(16) char inline_block[kInlineBytes];
-    bool free() const { return acks.load(std::memory_order_acquire) == readers; }
     bool uses_payload() const { return bytes > kInlineBytes; }
+    bool one_reader() const {
+      const uint64_t m = mask.load(std::memory_order_relaxed);
+      return (m & (m - 1)) == 0;
+    }
   };
   static_assert(sizeof(Area) == 64, "an area's description and small block share one cache line");
 
@@ -85,11 +101,6 @@ class NodeSegment {
     Area* sharing = nullptr;
     std::size_t payload_index = 0;
     char* block(std::size_t bytes) const { return bytes <= Area::kInlineBytes ? area->inline_block : payload; }
-    // Whether a block of `bytes` may go in now: its area's previous block taken, and the payload's other one too.
-    bool free_for(std::size_t bytes) const {
-      return area->free() && (bytes <= Area::kInlineBytes || sharing == nullptr || !sharing->uses_payload() ||
-                              sharing->free());
-    }
   };
 
   // Attaches to the segment of a communicator on this node: `context` its collective context, `node_members` the
@@ -111,14 +122,37 @@ class NodeSegment {
   }
   int members() const { return members_; }
 
+  // The writer's question: may a block of `bytes` go in `p` now? Its area's previous block must have been taken by
+  // all of its readers, and for a block in the payload the payload's other area's too.
+  bool free_for(const Place& p, std::size_t bytes) const {
+    return taken(*p.area) && (bytes <= Area::kInlineBytes || p.sharing == nullptr || !p.sharing->uses_payload() ||
+                              taken(*p.sharing));
+  }
+  // The reader with node-local index `reader` has taken the block in `a`.
+  void take(Area& a, int reader) {
+    if (a.one_reader()) return a.taken.store(a.published, std::memory_order_release);
+    mark(reader, a).store(a.published, std::memory_order_release);
+  }
+
   // Maps the first `bytes` of the block at `p` into this process, once per payload and size (see Mapping above).
   void map(const Place& p, std::size_t bytes, bool for_writing);
 
  private:
   NodeSegment() = default;
+  Area* areas() const;
+  Mark& mark(int reader, const Area& a) const;
+  bool taken(const Area& a) const {
+    if (a.one_reader()) return a.mask.load(std::memory_order_relaxed) == 0 ||
+                               a.taken.load(std::memory_order_acquire) == a.published;
+    for (uint64_t m = a.mask.load(std::memory_order_relaxed); m != 0; m &= m - 1)
+      if (mark(__builtin_ctzll(m), a).load(std::memory_order_acquire) != a.published) return false;
+    return true;
+  }
   void* base_ = nullptr;
   std::size_t bytes_ = 0;
-  std::size_t payloads_at_ = 0;  // offset of the first payload, past the areas
+  std::size_t marks_at_ = 0;     // offset of the readers' marks, past the areas
+  std::size_t areas_ = 0;        // areas in all
+  std::size_t payloads_at_ = 0;  // offset of the first payload, past the marks
   int members_ = 0;
   std::vector<uint32_t> mapped_;  // per payload: the block bytes already mapped in this process
 };

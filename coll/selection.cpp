@@ -114,6 +114,10 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              its readers' acknowledgements on the area's one line cost more than linear's rings: 8 ranks 8 B
 //              0.51-0.76 against 0.51-0.55 (Open MPI 0.44-0.62), 5 ranks 256 B 0.48-0.51 against 0.44; level from 1 KiB,
 //              ahead from 4 KiB (1.03 against 1.46-1.53). Linear up to 256 B, over the node-memory preference.
+//              Once each reader marks its own line (node_segment.hpp's Marks; 3-8 launches in that slow state): 8
+//              ranks 8 B 0.44-0.46 against 0.47-0.52 (Open MPI 0.44-0.62), 256 B 0.61-0.67 against 0.62-0.65; but 5
+//              ranks 8 B 0.35-0.39 against 0.31-0.36, 256 B 0.46-0.47 against 0.26-0.41, 7 ranks 256 B 0.63 against
+//              0.43. The rule now stops at 7 ranks.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
@@ -178,7 +182,7 @@ constexpr Rule kRules[] = {
     {Operation::kBarrier, kAny, 5, 8, "linear"},
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
     {Operation::kBcast, 65536, 4, 4, "linear", false, true},
-    {Operation::kBcast, 256, 5, 8, "linear", false, true},
+    {Operation::kBcast, 256, 5, 7, "linear", false, true},
     {Operation::kBcast, 8192, 5, 8, "linear"},
     {Operation::kBcast, kAny, 2, 2, "linear", false, false, true},
     {Operation::kBcast, 262144, 1, kMany, "binomial"},

@@ -57,7 +57,6 @@ void TransportPort::post(Shared::Kind kind, int id, int writer, std::span<const 
   s = Shared{};
   s.kind = kind;
   s.use = run_ * kTagsPerCollective + static_cast<uint64_t>(tag) + 1;  // never 0, the value of an unused area
-  s.readers = static_cast<int>(readers.size());
   s.count = count;
   s.type = type;
   if (!channel_.node || slot_ < 0) return;  // done() reports it
@@ -88,7 +87,7 @@ void TransportPort::read(int id, int writer, std::span<const int> readers, int t
 bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
   NodeSegment::Area& a = *s.place.area;
   const std::size_t bytes = datatype::wire_bytes(*s.type, s.count);
-  if (!s.place.free_for(bytes)) return false;
+  if (!channel_.node->free_for(s.place, bytes)) return false;
   if (bytes > NodeSegment::kBlockBytes) {
     error = kErrIntern;
     message = "internal: a collective published " + std::to_string(bytes) + " bytes, more than a node payload holds";
@@ -96,9 +95,8 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
   }
   channel_.node->map(s.place, bytes, true);
   datatype::pack(s.from, s.count, *s.type, s.place.block(bytes));
-  a.bytes = bytes;
-  a.readers = static_cast<uint32_t>(s.readers);
-  a.acks.store(0, std::memory_order_relaxed);
+  a.bytes = static_cast<uint32_t>(bytes);
+  ++a.published;
   // Mask and use each release what came before: a reader that sees both of its own has the block.
   a.mask.store(s.mask, std::memory_order_release);
   a.use.store(s.use, std::memory_order_release);
@@ -123,7 +121,7 @@ bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
     datatype::unpack(s.place.block(a.bytes), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
   else if (error == 0)  // a contiguous layout's packed bytes are its elements from true_lb on
     datatype::reduce(*s.op, s.place.block(a.bytes) - s.type->true_lb, s.to, s.count, *s.type, s.type_handle);
-  a.acks.fetch_add(1, std::memory_order_acq_rel);
+  channel_.node->take(a, (*channel_.node_index)[static_cast<std::size_t>(channel_.rank)]);
   return true;
 }
 

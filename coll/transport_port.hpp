@@ -45,7 +45,6 @@ class TransportPort : public Port {
     NodeSegment::Place place;  // area null: this run has no slot (an internal error, reported by done())
     uint64_t use = 0;
     uint64_t mask = 0;  // the readers
-    int readers = 0;
     const void* from = nullptr;  // publish
     void* to = nullptr;          // read
     const datatype::Op* op = nullptr;  // read: combine instead of copy

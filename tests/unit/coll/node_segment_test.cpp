@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -96,27 +97,86 @@ TEST(NodeSegment, SmallBlocksStayInTheAreasLine) {
   EXPECT_EQ(p.block(NodeSegment::kBlockBytes), payload);
 }
 
+// One process standing for the three members of a node: each attaches, so the name goes once the test has it.
+std::shared_ptr<NodeSegment> attach_three(uint32_t context) {
+  const std::string job = "unit" + std::to_string(getpid());
+  std::shared_ptr<NodeSegment> seg;
+  for (int i = 0; i < 3; ++i) {
+    Status s;
+    seg = NodeSegment::attach(job, context, {1, 4, 6}, s);
+    EXPECT_TRUE(s.ok()) << s.message;
+  }
+  return seg;
+}
+
+// What a writer does to an area (coll/transport_port.cpp's publish_done) once free_for said yes.
+void put(NodeSegment::Area& a, uint64_t readers, std::size_t bytes) {
+  a.bytes = static_cast<uint32_t>(bytes);
+  ++a.published;
+  a.mask.store(readers);
+  a.use.fetch_add(1);
+}
+
 TEST(NodeSegment, ABlockInThePayloadWaitsForItsOtherArea) {
-  NodeSegment::Area area, other;
-  const NodeSegment::Place p{&area, nullptr, &other, 0};
+  std::shared_ptr<NodeSegment> seg = attach_three(8);
+  ASSERT_NE(seg, nullptr);
+  const NodeSegment::Place p = seg->place(0, 0, 0, 0);
+  ASSERT_NE(p.sharing, nullptr);
   const std::size_t small = NodeSegment::Area::kInlineBytes, large = small + 1;
-  other.bytes = large;  // the other area's block, in the payload, not taken yet by its 2 readers
-  other.readers = 2;
-  other.acks = 1;
-  EXPECT_TRUE(p.free_for(small));
-  EXPECT_FALSE(p.free_for(large));
-  other.acks = 2;
-  EXPECT_TRUE(p.free_for(large));
-  other.acks = 0;
-  other.bytes = small;  // a small block there leaves the payload alone
-  EXPECT_TRUE(p.free_for(large));
-  area.readers = 1;  // this area's own block not taken yet: nothing goes in
-  EXPECT_FALSE(p.free_for(small));
-  EXPECT_FALSE(p.free_for(large));
-  const NodeSegment::Place persistent{&other, nullptr, nullptr, 0};  // no other area: its own block only
-  other.bytes = large;
-  other.readers = 0;
-  EXPECT_TRUE(persistent.free_for(large));
+  EXPECT_TRUE(seg->free_for(p, large)) << "a segment's areas start empty";
+  put(*p.sharing, 0b110, large);  // the other area's block, in the payload, not taken yet by readers 1 and 2
+  seg->take(*p.sharing, 1);
+  EXPECT_TRUE(seg->free_for(p, small));
+  EXPECT_FALSE(seg->free_for(p, large));
+  seg->take(*p.sharing, 2);
+  EXPECT_TRUE(seg->free_for(p, large));
+  put(*p.sharing, 0b010, small);  // a small block there leaves the payload alone
+  EXPECT_TRUE(seg->free_for(p, large));
+  put(*p.area, 0b100, small);  // this area's own block not taken yet: nothing goes in
+  EXPECT_FALSE(seg->free_for(p, small));
+  EXPECT_FALSE(seg->free_for(p, large));
+  const NodeSegment::Place persistent = seg->place(NodeSegment::kRotatingSlots, 0, 0, 0);  // no other area
+  ASSERT_EQ(persistent.sharing, nullptr);
+  put(*persistent.area, 0, large);
+  EXPECT_TRUE(seg->free_for(persistent, large));
+}
+
+// A block's readers each mark their own line, away from the area all of them poll, and a mark names the block: a
+// reader's mark for an earlier block in the area does not count for the next.
+TEST(NodeSegment, ReadersMarkTheirOwnLines) {
+  std::shared_ptr<NodeSegment> seg = attach_three(9);
+  ASSERT_NE(seg, nullptr);
+  for (const uint64_t readers : {uint64_t{0b110}, uint64_t{0b011}}) {
+    const NodeSegment::Place p = seg->place(3, readers == 0b110 ? 0 : 2, 1, 0);
+    const int first = __builtin_ctzll(readers), second = 63 - __builtin_clzll(readers);
+    for (int block = 0; block < 3; ++block) {
+      ASSERT_TRUE(seg->free_for(p, 8)) << "block " << block;
+      put(*p.area, readers, 8);
+      EXPECT_FALSE(seg->free_for(p, 8)) << "block " << block << ": the marks of the one before counted";
+      char line[sizeof(NodeSegment::Area)];
+      std::memcpy(line, static_cast<const void*>(p.area), sizeof line);
+      seg->take(*p.area, first);
+      EXPECT_EQ(std::memcmp(line, static_cast<const void*>(p.area), sizeof line), 0) << "a reader wrote the area";
+      EXPECT_FALSE(seg->free_for(p, 8)) << "block " << block << ": taken by one of two readers";
+      seg->take(*p.area, second);
+    }
+    EXPECT_TRUE(seg->free_for(p, 8));
+  }
+  // A block with one reader: its mark goes in the area's line, which that reader has anyway.
+  const NodeSegment::Place p = seg->place(4, 1, 0, 0);
+  put(*p.area, 0b001, 8);
+  EXPECT_FALSE(seg->free_for(p, 8));
+  seg->take(*p.area, 0);
+  EXPECT_TRUE(seg->free_for(p, 8));
+  EXPECT_EQ(p.area->taken.load(), p.area->published);
+  // The marks lie between the areas and the payloads: the last reader's mark for the last area is not in a payload.
+  const NodeSegment::Place last = seg->place(kSlots - 1, 2, NodeSegment::kPersistentAreasPerWriter - 1, 0);
+  put(*last.area, 0b101, 8);
+  seg->take(*last.area, 0);
+  seg->take(*last.area, 2);
+  EXPECT_TRUE(seg->free_for(last, 8));
+  const char* first_payload = seg->place(0, 0, 0, 0).payload;
+  EXPECT_TRUE(std::all_of(first_payload, first_payload + 64, [](char c) { return c == 0; }));
 }
 
 }  // namespace
