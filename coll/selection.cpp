@@ -112,8 +112,8 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              2-4 launches each): shared_memory leads in the fast and middle states (8 ranks, 8 B: 0.32-0.42 against
 //              linear's 0.41-0.53; 1 KiB 0.40-0.63 against 0.52-0.80), but with the processors on two core complexes
 //              its readers' acknowledgements on the area's one line cost more than linear's rings: 8 ranks 8 B
-//              0.51-0.76 against 0.51-0.55 (Open MPI 0.44-0.62), 5 ranks 256 B 0.48-0.51 against 0.44; level from 1 KiB,
-//              ahead from 4 KiB (1.03 against 1.46-1.53). Linear up to 256 B, over the node-memory preference.
+//              0.51-0.76 against 0.51-0.55 (Open MPI 0.44-0.62), 5 ranks 256 B 0.48-0.51 against 0.44; level from
+//              1 KiB, ahead from 4 KiB (1.03 against 1.46-1.53). Linear up to 256 B, over the node-memory preference.
 //              Once each reader marks its own line (node_segment.hpp's Marks; 3-8 launches in that slow state): 8
 //              ranks 8 B 0.44-0.46 against 0.47-0.52 (Open MPI 0.44-0.62), 256 B 0.61-0.67 against 0.62-0.65; but 5
 //              ranks 8 B 0.35-0.39 against 0.31-0.36, 256 B 0.46-0.47 against 0.26-0.41, 7 ranks 256 B 0.63 against
