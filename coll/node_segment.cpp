@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iomanip>
@@ -21,10 +22,9 @@ constexpr std::size_t kPage = 4096;  // payloads start on a page of their own
 
 // A writer's areas (or payloads) before those of `slot`, per member: the rotating slots', then the persistent ones'.
 std::size_t before_slot(int slot, int per_rotating_slot) {
-  return slot < NodeSegment::kRotatingSlots
-             ? static_cast<std::size_t>(slot) * per_rotating_slot
-             : static_cast<std::size_t>(NodeSegment::kRotatingSlots) * per_rotating_slot +
-                   static_cast<std::size_t>(slot - NodeSegment::kRotatingSlots) * NodeSegment::kPersistentAreasPerWriter;
+  const auto rotating = static_cast<std::size_t>(std::min(slot, NodeSegment::kRotatingSlots));
+  const auto persistent = static_cast<std::size_t>(slot) - rotating;
+  return rotating * per_rotating_slot + persistent * NodeSegment::kPersistentAreasPerWriter;
 }
 
 struct Header {

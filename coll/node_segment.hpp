@@ -86,10 +86,9 @@ class NodeSegment {
     // counts where they sit on different core complexes (bench/core_latency.c).
     alignas(16) char inline_block[kInlineBytes];
     bool uses_payload() const { return bytes > kInlineBytes; }
-    bool one_reader() const {
-      const uint64_t m = mask.load(std::memory_order_relaxed);
-      return (m & (m - 1)) == 0;
-    }
+    // Whether the block has at most one reader (its mark then goes in this line); only its writer changes the mask.
+    static bool one_reader(uint64_t readers) { return (readers & (readers - 1)) == 0; }
+    bool one_reader() const { return one_reader(mask.load(std::memory_order_relaxed)); }
   };
   static_assert(sizeof(Area) == 64, "an area's description and small block share one cache line");
 
@@ -142,9 +141,10 @@ class NodeSegment {
   Area* areas() const;
   Mark& mark(int reader, const Area& a) const;
   bool taken(const Area& a) const {
-    if (a.one_reader()) return a.mask.load(std::memory_order_relaxed) == 0 ||
-                               a.taken.load(std::memory_order_acquire) == a.published;
-    for (uint64_t m = a.mask.load(std::memory_order_relaxed); m != 0; m &= m - 1)
+    const uint64_t readers = a.mask.load(std::memory_order_relaxed);
+    if (Area::one_reader(readers))  // a block without readers (mask 0) is taken at once
+      return readers == 0 || a.taken.load(std::memory_order_acquire) == a.published;
+    for (uint64_t m = readers; m != 0; m &= m - 1)
       if (mark(__builtin_ctzll(m), a).load(std::memory_order_acquire) != a.published) return false;
     return true;
   }
