@@ -4,6 +4,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 
@@ -17,14 +19,14 @@ constexpr uint32_t kWrap = 1;
 constexpr std::size_t kRewindOffset = 64 * 1024;
 constexpr std::size_t kRewindBytes = 4096;
 
-struct RecordHead {
-  std::atomic<uint32_t> bytes;  // whole record, padded; 0 = not written yet. Stored last (release).
-  uint32_t flags;               // kWrap: skip to the ring's start
-};
-static_assert(std::atomic<uint32_t>::is_always_lock_free);
+// Who clears a record's lines (.hpp): its reader below 4 KiB, otherwise its sender, where a later record ends before
+// one of them (RingTx::stale_).
+constexpr std::size_t kReaderClearsBelow = 4096;
+constexpr bool reader_clears(std::size_t record_bytes) { return record_bytes < kReaderClearsBelow; }
 
 constexpr std::size_t kSlotBytes = sizeof(RingControl) + kRingBytes;
-constexpr std::size_t pad64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
+constexpr std::size_t kLine = 64;
+constexpr std::size_t pad64(std::size_t n) { return (n + kLine - 1) & ~(kLine - 1); }
 
 RingControl* control_at(void* base, int slot) {
   return reinterpret_cast<RingControl*>(static_cast<char*>(base) + slot * kSlotBytes);
@@ -45,31 +47,58 @@ bool RingTx::try_write(const Header& h, const void* payload, std::size_t len) {
   std::size_t offset = tail_ % kRingBytes;
   const std::size_t to_end = kRingBytes - offset;
   bool wrap = to_end < need;
-  if (!wrap && len >= kRewindBytes && offset >= kRewindOffset && need <= offset) {
+  if (!wrap && len >= kRewindBytes && offset >= kRewindOffset && need + kLine <= offset) {
     cached_head_ = control_->head.load(std::memory_order_acquire);
     wrap = cached_head_ == tail_;  // drained: restart at the front, whose lines are still in cache
   }
+  // Room for the record and for the line after it, which may need clearing before the record is published.
   const std::size_t total = need + (wrap ? to_end : 0);
-  if (tail_ + total - cached_head_ > kRingBytes) {
+  if (tail_ + total + kLine - cached_head_ > kRingBytes) {
     cached_head_ = control_->head.load(std::memory_order_acquire);
-    if (tail_ + total - cached_head_ > kRingBytes) return false;
+    if (tail_ + total + kLine - cached_head_ > kRingBytes) return false;
   }
   if (wrap) {  // records are never split, and a drained ring restarts at its front: a wrap record fills the rest
-    auto* filler = reinterpret_cast<RecordHead*>(data_ + offset);
+    clear_if_stale(0);  // published by the filler's release
+    RecordHead* filler = head_at(offset);
     filler->flags = kWrap;
+    stale_.assign(offset / kLine, 1, true);  // its reader does not clear a filler
     filler->bytes.store(static_cast<uint32_t>(to_end), std::memory_order_release);
     tail_ += to_end;
     offset = 0;
   }
   char* record = data_ + offset;
-  auto* rh = reinterpret_cast<RecordHead*>(record);
+  RecordHead* rh = head_at(offset);
   rh->flags = 0;
   std::memcpy(record + sizeof(RecordHead), &h, sizeof(Header));
   if (len) std::memcpy(record + sizeof(RecordHead) + sizeof(Header), payload, len);
+  if (!stale_.empty() || !reader_clears(need)) {  // a stream of small records into a clean ring skips this
+    stale_.assign(offset / kLine, need / kLine, !reader_clears(need));
+    clear_if_stale((offset + need) % kRingBytes);
+  }
   rh->bytes.store(static_cast<uint32_t>(need), std::memory_order_release);
   tail_ += need;
   return true;
 }
+
+void RingLines::assign(std::size_t first, std::size_t count, bool in) {
+  for (std::size_t line = first, end = first + count; line < end;) {
+    const std::size_t bit = line % 64, bits = std::min<std::size_t>(64 - bit, end - line);
+    const uint64_t mask = (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1) << bit;
+    uint64_t& word = words_[line / 64];
+    size_ -= static_cast<std::size_t>(std::popcount(word & mask));
+    word = in ? word | mask : word & ~mask;
+    size_ += static_cast<std::size_t>(std::popcount(word & mask));
+    line += bits;
+  }
+}
+
+void RingTx::clear_if_stale(std::size_t offset) {
+  if (!stale_.contains(offset / kLine)) return;
+  head_at(offset)->bytes.store(0, std::memory_order_relaxed);
+  stale_.assign(offset / kLine, 1, false);
+}
+
+RecordHead* RingTx::head_at(std::size_t offset) const { return reinterpret_cast<RecordHead*>(data_ + offset); }
 
 std::string shm_prefix(const std::string& job) { return "strata_" + sanitize(job) + "_"; }
 
@@ -147,18 +176,19 @@ bool RingInbox::poll(Handler handler, void* context) {
       if (!(rh->flags & kWrap)) {
         Header h;
         std::memcpy(&h, record + sizeof(RecordHead), sizeof h);
-        if (!handler(context, h, record + sizeof(RecordHead) + sizeof(Header), payload_bytes(h)))
-          break;
+        if (!handler(context, h, record + sizeof(RecordHead) + sizeof(Header), payload_bytes(h))) break;
       }
-      const uint32_t written = rh->flags & kWrap ? 64 : bytes;  // a wrap's other lines are still zero
-      for (uint32_t line = 0; line < written; line += 64)
+      const uint32_t cleared = !(rh->flags & kWrap) && reader_clears(bytes) ? bytes : 0;
+      for (uint32_t line = 0; line < cleared; line += kLine)
         reinterpret_cast<RecordHead*>(record + line)->bytes.store(0, std::memory_order_relaxed);
       head += bytes;
-      any = true;
+      // A large record's space goes back at once: its sender may be waiting to write the next piece.
+      if (!cleared) inbound_[i]->head.store(head, std::memory_order_release);
     }
     if (head != heads_[i]) {
       heads_[i] = head;
       inbound_[i]->head.store(head, std::memory_order_release);
+      any = true;
     }
   }
   return any;

@@ -6,17 +6,25 @@
 // bytes, never split across the ring's end (a Wrap record fills the end instead).
 //
 // A record is published by the release store of its RecordHead's length, so the receiver polls the one cache line
-// where the next record starts: one line transfer per small message, no separate tail counter. The receiver zeroes
-// the first word of every line it consumed (any later record head lands on a line start; of a wrap record only the
-// first line, the others were zeroed when consumed before), then publishes `head`. The sender reads `head` only when
-// the ring looks full, or before a record of 4 KiB or more past the ring's first 64 KiB: finding the ring drained,
-// it then starts again at the front, whose lines are still in cache. Records running through the whole ring touched
-// 256 KiB per peer (14 MiB at 8 ranks, seven times a core's 2 MiB L2 here): a 64 KiB alltoall at 8 ranks spent 70 %
-// of its time in memcpy and took 290-390 us, and 188-204 us with the return to the front.
+// where the next record starts: one line transfer per small message, no separate tail counter. So a line start must
+// read as zero until a record is published there:
+// - the receiver clears the first word of every line of a record below 4 KiB that it consumed (it holds those few
+//   lines anyway), and publishes `head` once per poll;
+// - a larger record's lines it only reads, and publishes `head` after it, since its sender may be waiting for room;
+//   the sender clears the line after a record it writes where such a record (or a wrap record) left data.
+// When the receiver cleared the lines of large records too, each line went to its core and back: one-way 8-byte to
+// 1 MiB ping-pong, receiver clearing / sender clearing: 16 KiB 0.62 / 0.58 us, 64 KiB 1.96 / 1.66 us, and a 1 MiB
+// message in ring pieces (STRATA_CMA=0) 51 / 19 us; 8 bytes 0.10 both.
+// The sender reads `head` only when the ring looks full, or before a record of 4 KiB or more past the ring's first
+// 64 KiB: finding the ring drained, it then starts again at the front, whose lines are still in cache. Records
+// running through the whole ring touched 256 KiB per peer (14 MiB at 8 ranks, seven times a core's 2 MiB L2 here): a
+// 64 KiB alltoall at 8 ranks spent 70 % of its time in memcpy and took 290-390 us, and 188-204 us with the return to
+// the front.
 //
 // Segments are named strata_<job>_<rank> in /dev/shm and unlinked as soon as every local peer has mapped them
 // (mpiexec also removes strata_<job>_* when a job dies early), so nothing is left behind.
 #pragma once
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -39,8 +47,26 @@ std::string shm_prefix(const std::string& job);
 constexpr std::size_t kRingBytes = 256 * 1024;
 constexpr std::size_t kRingEagerLimit = 64 * 1024;  // larger messages go by rendezvous
 
+struct RecordHead {
+  std::atomic<uint32_t> bytes;  // whole record, padded; 0 = not written yet. Stored last (release).
+  uint32_t flags;               // kWrap: skip to the ring's start
+};
+static_assert(std::atomic<uint32_t>::is_always_lock_free);
+
 struct RingControl {
   alignas(64) std::atomic<uint64_t> head;  // bytes consumed so far, written by the receiver
+};
+
+// A set of the ring's lines, one bit each, with its size kept.
+class RingLines {
+ public:
+  bool empty() const { return size_ == 0; }
+  bool contains(std::size_t line) const { return words_[line / 64] >> (line % 64) & 1; }
+  void assign(std::size_t first, std::size_t count, bool in);  // lines [first, first + count)
+
+ private:
+  std::array<uint64_t, kRingBytes / 64 / 64> words_{};
+  std::size_t size_ = 0;
 };
 
 // The sending side of one ring (in the peer's segment).
@@ -53,10 +79,13 @@ class RingTx {
   bool try_write(const Header& h, const void* payload, std::size_t len);
 
  private:
+  RecordHead* head_at(std::size_t offset) const;
+  void clear_if_stale(std::size_t offset);
   RingControl* control_ = nullptr;
   char* data_ = nullptr;
   uint64_t tail_ = 0;
   uint64_t cached_head_ = 0;
+  RingLines stale_;  // lines left holding a large or wrap record, not cleared by its reader
 };
 
 // The receiving side: this rank's segment.

@@ -1,10 +1,14 @@
 // The shared-memory ring in one process: the segment is created as the receiver and mapped again as the sender.
 // Records of random sizes (wrapping around the ring's end many times) arrive complete and in order, and a full ring
 // refuses a write instead of overwriting unread data; a sender goes back to the ring's front when it finds the ring
-// drained; a record carries the payload its kind implies.
+// drained; a record carries the payload its kind implies; the receiver of a large record only reads it, and gives its
+// space back before its poll ends; the sender's set of lines to clear (RingLines) keeps its size.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <random>
@@ -189,4 +193,74 @@ TEST_F(RingTest, LargeRecordIntoADrainedRingStartsAgainAtTheFront) {
     EXPECT_EQ(seen.got[id - 1].header.cookie, id);
     EXPECT_EQ(seen.got[id - 1].payload, *sent[id - 1]) << "record " << id;
   }
+}
+
+// The receiver of records of 4 KiB or more only reads their lines: their sender clears the line where the next record
+// will start, where needed, before it publishes one. A ring whose receiver cleared every line it consumed moved each
+// line of a large message to the receiver's core and back. (Smaller records, mixed with these, are in the first test.)
+TEST_F(RingTest, PollingLargeRecordsLeavesTheirLinesAsWritten) {
+  const int fd = shm_open(("/" + shm_prefix(job_) + "0").c_str(), O_RDONLY, 0);
+  ASSERT_GE(fd, 0);
+  const std::size_t slot = sizeof(RingControl) + kRingBytes;
+  void* base = mmap(nullptr, 2 * slot, PROT_READ, MAP_SHARED, fd, 0);
+  close(fd);
+  ASSERT_NE(base, MAP_FAILED);
+  const char* ring = static_cast<const char*>(base) + slot + sizeof(RingControl);  // slot 1: ours as the sender
+  std::mt19937 rng(3);
+  std::deque<Received> got;
+  for (uint64_t id = 0; id < 200; ++id) {
+    const std::vector<char> data = pattern(id, 4096 + rng() % (kRingEagerLimit - 4096 + 1));
+    if (!tx_.try_write(eager(id, data.size()), data.data(), data.size())) {
+      const std::vector<char> before(ring, ring + kRingBytes);
+      ASSERT_TRUE(inbox_.poll(collect, &got));
+      ASSERT_TRUE(std::equal(before.begin(), before.end(), ring)) << "the poll before record " << id << " wrote";
+      ASSERT_TRUE(tx_.try_write(eager(id, data.size()), data.data(), data.size()));
+    }
+  }
+  inbox_.poll(collect, &got);
+  ASSERT_EQ(got.size(), 200u);
+  for (uint64_t id = 0; id < 200; ++id) EXPECT_EQ(got[id].header.cookie, id);
+  munmap(base, 2 * slot);
+}
+
+// A large record's space goes back to the sender as soon as it is consumed, not at the end of the poll: a sender of a
+// message in pieces can write the next while the receiver copies this one.
+TEST_F(RingTest, ALargeRecordsSpaceIsBackBeforeThePollEnds) {
+  const std::vector<char> piece(kRingEagerLimit, 'p');
+  int written = 0;
+  while (tx_.try_write(eager(written, piece.size()), piece.data(), piece.size())) ++written;
+  ASSERT_GE(written, 3);
+  struct Context {
+    RingTx* tx;
+    const std::vector<char>* piece;
+    int seen = 0;
+    bool wrote = false;
+  } context{&tx_, &piece};
+  auto on_record = [](void* c, const Header&, const char*, std::size_t) {
+    auto& ctx = *static_cast<Context*>(c);
+    if (++ctx.seen == 3) ctx.wrote = ctx.tx->try_write(eager(99, ctx.piece->size()), ctx.piece->data(), ctx.piece->size());
+    return true;
+  };
+  ASSERT_TRUE(inbox_.poll(on_record, &context));
+  EXPECT_TRUE(context.wrote) << "the space of the first two records was not back while the third was read";
+}
+
+// The sender's set of stale lines: ranges across word boundaries, set and cleared in parts, with the size kept.
+TEST(RingLines, AssignsRangesAcrossWordsAndKeepsItsSize) {
+  RingLines lines;
+  std::vector<bool> expected(kRingBytes / 64);
+  auto assign = [&](std::size_t first, std::size_t count, bool in) {
+    lines.assign(first, count, in);
+    std::fill_n(expected.begin() + static_cast<std::ptrdiff_t>(first), count, in);
+  };
+  assign(60, 1025, true);   // a 64 KiB record's lines, from inside the first word
+  assign(64, 64, false);    // one whole word
+  assign(1000, 3, false);   // inside a word
+  assign(4095, 1, true);    // the ring's last line
+  assign(0, 61, false);     // ends on a line already in
+  for (std::size_t line = 0; line < expected.size(); ++line) ASSERT_EQ(lines.contains(line), expected[line]) << line;
+  EXPECT_FALSE(lines.empty());
+  assign(0, expected.size(), false);
+  EXPECT_TRUE(lines.empty());
+  EXPECT_FALSE(lines.contains(4095));
 }
