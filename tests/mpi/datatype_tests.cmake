@@ -19,7 +19,7 @@ add_dependencies(mpi_tests datatype_tests)
 # on one node and node mapping puts them on different nodes (shared memory and tcp both carry every case).
 strata_mpi_test(datatype_p2p NP 2)
 strata_mpi_test(datatype_p2p NP 4)
-strata_mpi_test(datatype_p2p NP 2 NOCMA)
+strata_mpi_test(datatype_p2p NP 2 P2PCMA)
 strata_mpi_test(datatype_p2p NP 4 NODES slot)
 strata_mpi_test(datatype_p2p NP 4 NODES node)
 

@@ -238,7 +238,8 @@ TEST_F(RingTest, ALargeRecordsSpaceIsBackBeforeThePollEnds) {
   } context{&tx_, &piece};
   auto on_record = [](void* c, const Header&, const char*, std::size_t) {
     auto& ctx = *static_cast<Context*>(c);
-    if (++ctx.seen == 3) ctx.wrote = ctx.tx->try_write(eager(99, ctx.piece->size()), ctx.piece->data(), ctx.piece->size());
+    if (++ctx.seen == 3)
+      ctx.wrote = ctx.tx->try_write(eager(99, ctx.piece->size()), ctx.piece->data(), ctx.piece->size());
     return true;
   };
   ASSERT_TRUE(inbox_.poll(on_record, &context));
