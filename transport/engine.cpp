@@ -162,7 +162,7 @@ Status Engine::init(const runtime::World& world) {
   int ncpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
   runtime::set_spin_limit(ranks_on_host(world, locals.size(), has_remote) > ncpus ? 16 : 2000);
   cross_memory_reads_ = env_or("STRATA_CMA", "1") != "0";
-  read_large_messages_ = env_or("STRATA_P2P_CMA", "0") == "1";
+  read_large_messages_ = env_or("STRATA_P2P_CMA", has_remote ? "1" : "0") == "1";
   runtime::add_poller(&Engine::poll, this);
   return {};
 }
@@ -419,9 +419,9 @@ void Engine::send_ack(const Header& h) {
   post_header(h.src_world, ack, nullptr, 0, nullptr);
 }
 
-// With STRATA_P2P_CMA=1, on one node the receiver reads the sender's bytes itself (Linux cross-memory attach), so a
-// rendezvous takes one message each way instead of three, each side's progress once (engine.hpp: why it is not the
-// default). Where the kernel refuses (another user, ptrace restrictions, seccomp), the first refusal turns reading
+// In a job across nodes (or with STRATA_P2P_CMA=1), on one node the receiver reads the sender's bytes itself (Linux
+// cross-memory attach), so a rendezvous takes one message each way instead of three, each side's progress once
+// (engine.hpp: why not on one node). Where the kernel refuses (another user, ptrace restrictions, seccomp), the first refusal turns reading
 // off for this rank, and Cts brings the bytes through the ring.
 bool Engine::read_from_sender(const Header& h, char* target, std::size_t len) {
   if (!read_large_messages_ || !cross_memory_reads_ || peers_[h.src_world].channel != Peer::Channel::Ring) return false;

@@ -3,12 +3,16 @@
 //   ring   - another rank on this node: Strata's shared-memory rings (STRATA_SHM_RINGS=0 turns them off);
 //   fabric - libfabric messages: `shm` for this node when rings are off, `tcp;ofi_rxm` for other nodes.
 // Eager messages carry their payload in the header message. Larger ones go by rendezvous: RTS on the channel and
-// the receiver matches it. To a ring peer it answers CTS, and the sender writes the bytes into the ring as Data
-// records of 64 KiB, which the receiver copies out as they come: two copies, but on both cores at once. With
-// STRATA_P2P_CMA=1 the receiver reads them itself from the sender's memory instead (process_vm_readv, one copy) and
-// answers ACK, unless STRATA_CMA=0 or the kernel refuses. Here the kernel's read costs more than both copies: it pins
-// the sender's pages one by one (1 MiB one way 70 against 20 us; a 2-rank alltoall of 1 MiB blocks 86 against 61 us,
-// 4 ranks 830 against 494, 8 ranks 4650 against 3430). Between fabric peers the receiver posts tagged
+// the receiver matches it. A ring peer's data:
+// - in a job on one node, the receiver answers CTS, and the sender writes the bytes into the ring as Data records of
+//   64 KiB, which the receiver copies out as they come: two copies, but on both cores at once. Here that costs less
+//   than the kernel's read below, which pins the sender's pages one by one: 1 MiB one way 20 against 70 us; blocks
+//   of 1 MiB, alltoall 61 against 86 us at 2 ranks, 494 against 830 at 4 ranks, 3430 against 4650 at 8 ranks;
+// - in a job across nodes, the receiver reads it itself from the sender's memory (process_vm_readv, one copy) and
+//   answers ACK. There each piece waited for progress passes that also poll the network: 4 simulated nodes of 2
+//   ranks, allgather of 1 MiB blocks, ring 11.6 against 8.5 ms, hierarchical 13.5 against 7.4 ms by the read.
+// STRATA_P2P_CMA=1 or 0 chooses the read or the pieces everywhere; STRATA_CMA=0, or a kernel that refuses the read,
+// means pieces. Between fabric peers the receiver posts tagged
 // receives straight into the user buffer and answers CTS, and the sender sends the data through the peer's fabric
 // endpoint. So ring peers need no fabric endpoint: a one-node job with rings never initialises libfabric.
 // Everything that can not go out at once (ring full, provider busy) waits in order in a per-peer backlog.
@@ -111,7 +115,7 @@ class Engine final : public FabricSink {
   std::deque<DataChunk> pending_data_;
   uint64_t next_data_tag_ = 1;
   bool cross_memory_reads_ = true;  // STRATA_CMA=0, or the kernel refused a read: rendezvous by Cts
-  bool read_large_messages_ = false;  // STRATA_P2P_CMA=1: a ring peer's rendezvous by reading its memory
+  bool read_large_messages_ = false;  // a ring peer's rendezvous by reading its memory (across nodes, STRATA_P2P_CMA)
   int ring_receives_ = 0;           // receives waiting for Data records
   int probing_layers_ = 0;          // want_every_arrival
 };
