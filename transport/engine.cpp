@@ -421,10 +421,11 @@ void Engine::send_ack(const Header& h) {
 
 // In a job across nodes (or with STRATA_P2P_CMA=1), on one node the receiver reads the sender's bytes itself (Linux
 // cross-memory attach), so a rendezvous takes one message each way instead of three, each side's progress once
-// (engine.hpp: why not on one node). Where the kernel refuses (another user, ptrace restrictions, seccomp), the first refusal turns reading
-// off for this rank, and Cts brings the bytes through the ring.
+// (engine.hpp: why not in a one-node job). Where the kernel refuses (another user, ptrace restrictions, seccomp), the
+// first refusal turns reading off for this rank, and Cts brings the bytes through the ring.
 bool Engine::read_from_sender(const Header& h, char* target, std::size_t len) {
-  if (!read_large_messages_ || !cross_memory_reads_ || peers_[h.src_world].channel != Peer::Channel::Ring) return false;
+  if (!read_large_messages_ || !cross_memory_reads_ || peers_[h.src_world].channel != Peer::Channel::Ring)
+    return false;
   const pid_t pid = pid_of(h.src_world);
   std::size_t done = 0;
   while (pid > 0 && done < len) {

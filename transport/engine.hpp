@@ -12,9 +12,9 @@
 //   answers ACK. There each piece waited for progress passes that also poll the network: 4 simulated nodes of 2
 //   ranks, allgather of 1 MiB blocks, ring 11.6 against 8.5 ms, hierarchical 13.5 against 7.4 ms by the read.
 // STRATA_P2P_CMA=1 or 0 chooses the read or the pieces everywhere; STRATA_CMA=0, or a kernel that refuses the read,
-// means pieces. Between fabric peers the receiver posts tagged
-// receives straight into the user buffer and answers CTS, and the sender sends the data through the peer's fabric
-// endpoint. So ring peers need no fabric endpoint: a one-node job with rings never initialises libfabric.
+// means pieces. Between fabric peers the receiver posts tagged receives straight into the user buffer and answers
+// CTS, and the sender sends the data through the peer's fabric endpoint. So ring peers need no fabric endpoint: a
+// one-node job with rings never initialises libfabric.
 // Everything that can not go out at once (ring full, provider busy) waits in order in a per-peer backlog.
 // MPI_Cancel of a send that no receive has matched asks the receiver to drop it from its unexpected queue (wire.hpp:
 // Cancel); like a rendezvous, the answer needs the receiver's progress.
