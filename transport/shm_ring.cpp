@@ -10,6 +10,13 @@
 #include <cstring>
 
 namespace strata::transport {
+
+struct RecordHead {
+  std::atomic<uint32_t> bytes;  // whole record, padded; 0 = not written yet. Stored last (release).
+  uint32_t flags;               // kWrap: skip to the ring's start
+};
+static_assert(std::atomic<uint32_t>::is_always_lock_free);
+
 namespace {
 
 constexpr int kErrOther = 16;  // MPI_ERR_OTHER
@@ -71,8 +78,9 @@ bool RingTx::try_write(const Header& h, const void* payload, std::size_t len) {
   rh->flags = 0;
   std::memcpy(record + sizeof(RecordHead), &h, sizeof(Header));
   if (len) std::memcpy(record + sizeof(RecordHead) + sizeof(Header), payload, len);
-  if (!stale_.empty() || !reader_clears(need)) {  // a stream of small records into a clean ring skips this
-    stale_.assign(offset / kLine, need / kLine, !reader_clears(need));
+  const bool leaves_stale = !reader_clears(need);
+  if (leaves_stale || !stale_.empty()) {  // a stream of small records into a clean ring skips this
+    stale_.assign(offset / kLine, need / kLine, leaves_stale);
     clear_if_stale((offset + need) % kRingBytes);
   }
   rh->bytes.store(static_cast<uint32_t>(need), std::memory_order_release);
@@ -168,6 +176,7 @@ bool RingInbox::poll(Handler handler, void* context) {
   for (std::size_t i = 0; i < inbound_.size(); ++i) {
     char* data = inbound_data_[i];
     uint64_t head = heads_[i];
+    uint64_t published = head;  // what the sender has been told
     for (;;) {
       char* record = data + head % kRingBytes;
       auto* rh = reinterpret_cast<RecordHead*>(record);
@@ -183,11 +192,11 @@ bool RingInbox::poll(Handler handler, void* context) {
         reinterpret_cast<RecordHead*>(record + line)->bytes.store(0, std::memory_order_relaxed);
       head += bytes;
       // A large record's space goes back at once: its sender may be waiting to write the next piece.
-      if (!cleared) inbound_[i]->head.store(head, std::memory_order_release);
+      if (!cleared) inbound_[i]->head.store(published = head, std::memory_order_release);
     }
+    if (head != published) inbound_[i]->head.store(head, std::memory_order_release);
     if (head != heads_[i]) {
       heads_[i] = head;
-      inbound_[i]->head.store(head, std::memory_order_release);
       any = true;
     }
   }

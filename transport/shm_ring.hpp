@@ -47,11 +47,7 @@ std::string shm_prefix(const std::string& job);
 constexpr std::size_t kRingBytes = 256 * 1024;
 constexpr std::size_t kRingEagerLimit = 64 * 1024;  // larger messages go by rendezvous
 
-struct RecordHead {
-  std::atomic<uint32_t> bytes;  // whole record, padded; 0 = not written yet. Stored last (release).
-  uint32_t flags;               // kWrap: skip to the ring's start
-};
-static_assert(std::atomic<uint32_t>::is_always_lock_free);
+struct RecordHead;  // a record's first word: its length, 0 until published (.cpp)
 
 struct RingControl {
   alignas(64) std::atomic<uint64_t> head;  // bytes consumed so far, written by the receiver
