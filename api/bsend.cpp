@@ -112,12 +112,12 @@ int buffered_send(const char* call, const void* buf, int count, MPI_Datatype typ
   if (!check.ok()) return check.raise();
   if (form == Form::kBlocking) {
     ApiRequest r;
-    prepare_send(r, op, transport::SendMode::Standard);
+    prepare_send(r, op, transport::SendMode::Standard, Lifetime::kCall);
     start_buffered(r);
     return request_error(call, r);
   }
   auto* r = new ApiRequest;
-  prepare_send(*r, op, transport::SendMode::Standard);
+  prepare_send(*r, op, transport::SendMode::Standard, Lifetime::kHandle);
   r->buffered = true;
   r->persistent = form == Form::kPersistent;
   if (!r->persistent) start_buffered(*r);

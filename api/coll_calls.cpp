@@ -40,8 +40,8 @@ int run(const char* call, MPI_Comm comm, Operation op, MPI_Request* request, boo
   if (nonblocking) check.not_null(request, "request");
   if (!check.ok()) return check.raise();
   if (c->collectives)
-    if (std::shared_ptr<coll::Collective> again = c->collectives->repeat(op, key))
-      return start(check, comm, *c, std::move(again), request);
+    if (const std::shared_ptr<coll::Collective>& again = c->collectives->repeat(op, key))
+      return start(check, comm, *c, again, request);
   Args a;
   prepare(check, *c, a);
   if (!check.ok()) return check.raise();

@@ -186,7 +186,7 @@ int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation
   std::shared_ptr<coll::Collective> collective;
   if (s.ok()) s = c.collectives->get(op, args, c, *forced, key, collective);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
-  return start(check, handle, c, std::move(collective), request);
+  return start(check, handle, c, collective, request);
 }
 
 Status explain(comm::Communicator& c, coll::Operation op, coll::Args& args, coll::Choice& out) {
@@ -195,7 +195,7 @@ Status explain(comm::Communicator& c, coll::Operation op, coll::Args& args, coll
   return coll::choose(op, args, *forced, out);
 }
 
-int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<coll::Collective> collective,
+int start(Check& check, MPI_Comm handle, comm::Communicator& c, const std::shared_ptr<coll::Collective>& collective,
           MPI_Request* request) {
   const uint32_t sequence = c.collectives_started++;
   collective->start(coll::tag_base(sequence), sequence);
@@ -207,7 +207,7 @@ int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<
   ApiRequest* r = collective_request(handle, collective);
   r->active = true;
   *request = requests().add(r);
-  track(std::move(collective), r);
+  track(collective, r);
   return MPI_SUCCESS;
 }
 

@@ -24,8 +24,8 @@ Check& counts(Check& check, const int* counts, const int* displs, int n, std::ve
 // started with a request handed out; raises any error through the communicator's handler.
 int launch(Check& check, MPI_Comm handle, comm::Communicator& c, coll::Operation op, coll::Args& args,
            const coll::CallKey& key, MPI_Request* request);
-// The same for a collective already at hand and not running.
-int start(Check& check, MPI_Comm handle, comm::Communicator& c, std::shared_ptr<coll::Collective> collective,
+// The same for a collective already at hand and not running; a nonblocking call's request shares it.
+int start(Check& check, MPI_Comm handle, comm::Communicator& c, const std::shared_ptr<coll::Collective>& collective,
           MPI_Request* request);
 
 // A persistent collective (MPI-4.0 6.13): built now, with the algorithm the info key strata_coll_<operation> names

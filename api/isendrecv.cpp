@@ -3,7 +3,6 @@
 #include <memory>
 
 #include "api/derived_requests.hpp"
-#include "datatype/pack.hpp"
 
 using namespace strata;
 using namespace strata::api;
@@ -30,8 +29,8 @@ int start_pair(const Operation& send_op, const Operation& recv_op, std::shared_p
   r->comm = recv_op.handle;
   r->active = true;
   r->parts = std::move(parts);
-  prepare_recv(r->parts->recv, recv_op);
-  prepare_send(r->parts->send, send_op, transport::SendMode::Standard);
+  prepare_recv(r->parts->recv, recv_op, Lifetime::kHandle);
+  prepare_send(r->parts->send, send_op, transport::SendMode::Standard, Lifetime::kHandle);
   start(r->parts->recv);  // posted first, so a send to ourselves finds it
   start(r->parts->send);
   complete_when(r, pair_done);
@@ -70,13 +69,7 @@ extern "C" int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatyp
   check_send(check, buf, count, datatype, dest, sendtag, comm, send_op);
   check_recv(check, buf, count, datatype, source, recvtag, comm, recv_op).not_null(request, "request");
   if (!check.ok()) return check.raise();
-  // The outgoing data is packed first, so the incoming message may overwrite the buffer.
   auto parts = std::make_shared<SendRecvParts>();
-  parts->packed.resize(datatype::wire_bytes(*send_op.type, static_cast<std::size_t>(count)));
-  if (!parts->packed.empty())
-    datatype::pack(buf, static_cast<std::size_t>(count), *send_op.type, parts->packed.data());
-  send_op.buf = parts->packed.data();
-  send_op.type = datatype_ref(MPI_BYTE);
-  send_op.count = static_cast<int>(parts->packed.size());
+  pack_ahead(send_op, parts->packed);
   return start_pair(send_op, recv_op, std::move(parts), request);
 }

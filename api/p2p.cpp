@@ -1,13 +1,16 @@
 #include "api/p2p.hpp"
 
+#include <vector>
+
+#include "datatype/pack.hpp"
 #include "runtime/progress.hpp"
 
 namespace strata::api {
 
-static void prepare(ApiRequest& r, const Operation& op) {
+static void prepare(ApiRequest& r, const Operation& op, Lifetime lifetime) {
   r.buf = op.buf;
   r.count = static_cast<std::size_t>(op.count);
-  r.type = op.type;
+  r.type = lifetime == Lifetime::kCall ? op.type : datatype_ref(op.type_handle);
   r.context = op.comm->context;
   r.tag = op.tag;
   r.comm = op.handle;
@@ -15,16 +18,16 @@ static void prepare(ApiRequest& r, const Operation& op) {
   r.complete = true;
 }
 
-void prepare_send(ApiRequest& r, const Operation& op, transport::SendMode mode) {
-  prepare(r, op);
+void prepare_send(ApiRequest& r, const Operation& op, transport::SendMode mode, Lifetime lifetime) {
+  prepare(r, op, lifetime);
   r.kind = transport::RequestKind::Send;
   r.rank = op.comm->rank;
   r.peer = r.proc_null ? -1 : op.comm->peer_world_rank(op.rank);
   r.mode = mode;
 }
 
-void prepare_recv(ApiRequest& r, const Operation& op) {
-  prepare(r, op);
+void prepare_recv(ApiRequest& r, const Operation& op, Lifetime lifetime) {
+  prepare(r, op, lifetime);
   r.kind = transport::RequestKind::Recv;
   r.rank = op.rank;
 }
@@ -41,22 +44,36 @@ void start(ApiRequest& r) {
   }
 }
 
+void pack_ahead(Operation& op, std::vector<char>& packed) {
+  const auto count = static_cast<std::size_t>(op.count);
+  packed.resize(datatype::wire_bytes(*op.type, count));
+  if (!packed.empty()) datatype::pack(op.buf, count, *op.type, packed.data());
+  op.buf = packed.data();
+  op.count = static_cast<int>(packed.size());
+  op.type_handle = MPI_BYTE;
+  op.type = datatype::borrow(datatype_of(MPI_BYTE));
+}
+
 void wait(ApiRequest& r) {
   runtime::wait_until([&] { return r.complete; });
 }
 
 Check& check_send(Check& check, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                   Operation& op) {
-  op = {const_cast<void*>(buf), count, nullptr, dest, tag, nullptr, comm};
-  check.comm(comm, op.comm).count(count).type(type, op.type).committed(type).buffer(buf, count, op.type.get());
+  op = {const_cast<void*>(buf), count, nullptr, type, dest, tag, nullptr, comm};
+  const datatype::Datatype* t = nullptr;
+  check.comm(comm, op.comm).count(count).type(type, t).committed(type, t).buffer(buf, count, t);
+  op.type = datatype::borrow(t);
   if (check.ok()) check.dest(dest, *op.comm).send_tag(tag);
   return check;
 }
 
 Check& check_recv(Check& check, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                   Operation& op) {
-  op = {buf, count, nullptr, source, tag, nullptr, comm};
-  check.comm(comm, op.comm).count(count).type(type, op.type).committed(type).buffer(buf, count, op.type.get());
+  op = {buf, count, nullptr, type, source, tag, nullptr, comm};
+  const datatype::Datatype* t = nullptr;
+  check.comm(comm, op.comm).count(count).type(type, t).committed(type, t).buffer(buf, count, t);
+  op.type = datatype::borrow(t);
   if (check.ok()) check.source(source, *op.comm).recv_tag(tag);
   return check;
 }

@@ -8,15 +8,23 @@ namespace strata::api {
 struct Operation {  // the validated arguments of one send or receive
   void* buf;
   int count;
-  datatype::TypeRef type;
+  datatype::TypeRef type;  // borrowed (datatype::borrow) from the handle: valid during the call
+  MPI_Datatype type_handle;
   int rank;  // destination or source, in the communicator
   int tag;
   comm::Communicator* comm;
   MPI_Comm handle;
 };
 
-void prepare_send(ApiRequest& r, const Operation& op, transport::SendMode mode);
-void prepare_recv(ApiRequest& r, const Operation& op);
+// Packs op's data into `packed` and makes op send that instead, as bytes: the *_replace calls pack before they
+// receive, so the incoming message may overwrite the buffer.
+void pack_ahead(Operation& op, std::vector<char>& packed);
+
+// Whether a request ends with its call (blocking: it borrows op's type) or outlives it (nonblocking, persistent,
+// the parts of MPI_Isendrecv: it holds a reference, since the user may free the type meanwhile, MPI-4.0 5.1.10).
+enum class Lifetime : bool { kCall, kHandle };
+void prepare_send(ApiRequest& r, const Operation& op, transport::SendMode mode, Lifetime lifetime);
+void prepare_recv(ApiRequest& r, const Operation& op, Lifetime lifetime);
 void start(ApiRequest& r);  // MPI_PROC_NULL completes at once
 // A buffered send (bsend.cpp): the message packed into the attached buffer and sent from there; `r` completes at
 // once, failed with MPI_ERR_BUFFER if the buffer lacks room.

@@ -2,7 +2,6 @@
 #include <vector>
 
 #include "api/p2p.hpp"
-#include "datatype/pack.hpp"
 
 using namespace strata;
 using namespace strata::api;
@@ -16,7 +15,7 @@ int make_recv(const char* call, void* buf, int count, MPI_Datatype type, int sou
   check_recv(check, buf, count, type, source, tag, comm, op).not_null(request, "request");
   if (!check.ok()) return check.raise();
   auto* r = new ApiRequest;
-  prepare_recv(*r, op);
+  prepare_recv(*r, op, Lifetime::kHandle);
   r->persistent = persistent;
   if (!persistent) start(*r);
   *request = add_request(r);
@@ -25,8 +24,8 @@ int make_recv(const char* call, void* buf, int count, MPI_Datatype type, int sou
 
 int send_and_receive(const char* call, const Operation& send_op, const Operation& recv_op, MPI_Status* status) {
   ApiRequest recv, send;
-  prepare_recv(recv, recv_op);
-  prepare_send(send, send_op, transport::SendMode::Standard);
+  prepare_recv(recv, recv_op, Lifetime::kCall);
+  prepare_send(send, send_op, transport::SendMode::Standard, Lifetime::kCall);
   start(recv);  // posted first, so a send to ourselves finds it
   start(send);
   wait(send);
@@ -44,7 +43,7 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, in
   Check check("MPI_Recv", comm);
   if (!check_recv(check, buf, count, type, source, tag, comm, op).ok()) return check.raise();
   ApiRequest r;
-  prepare_recv(r, op);
+  prepare_recv(r, op, Lifetime::kCall);
   start(r);
   wait(r);
   write_status(r, status);
@@ -83,11 +82,7 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
   check_send(check, buf, count, type, dest, sendtag, comm, send_op);
   check_recv(check, buf, count, type, source, recvtag, comm, recv_op);
   if (!check.ok()) return check.raise();
-  // The outgoing data is packed first, so the incoming message may overwrite the buffer.
-  std::vector<char> outgoing(datatype::wire_bytes(*send_op.type, static_cast<std::size_t>(count)));
-  if (!outgoing.empty()) datatype::pack(buf, static_cast<std::size_t>(count), *send_op.type, outgoing.data());
-  send_op.buf = outgoing.data();
-  send_op.type = datatype_ref(MPI_BYTE);
-  send_op.count = static_cast<int>(outgoing.size());
+  std::vector<char> outgoing;
+  pack_ahead(send_op, outgoing);
   return send_and_receive("MPI_Sendrecv_replace", send_op, recv_op, status);
 }

@@ -15,7 +15,7 @@ int blocking_send(const char* call, const void* buf, int count, MPI_Datatype typ
   if (!check_send(check, buf, count, type, dest, tag, comm, op).ok()) return check.raise();
   if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
   ApiRequest r;
-  prepare_send(r, op, mode);
+  prepare_send(r, op, mode, Lifetime::kCall);
   start(r);
   wait(r);
   return MPI_SUCCESS;
@@ -28,7 +28,7 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
   check_send(check, buf, count, type, dest, tag, comm, op).not_null(request, "request");
   if (!check.ok()) return check.raise();
   auto* r = new ApiRequest;
-  prepare_send(*r, op, mode);
+  prepare_send(*r, op, mode, Lifetime::kHandle);
   r->persistent = persistent;
   if (!persistent) start(*r);
   *request = add_request(r);

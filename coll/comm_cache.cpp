@@ -84,10 +84,11 @@ std::shared_ptr<const Hierarchy> CommCache::hierarchy(const comm::Communicator& 
   return hierarchy_;
 }
 
-std::shared_ptr<Collective> CommCache::repeat(Operation op, const CallKey& key) const {
+const std::shared_ptr<Collective>& CommCache::repeat(Operation op, const CallKey& key) const {
+  static const std::shared_ptr<Collective> none;
   const auto i = static_cast<std::size_t>(op);
   const std::shared_ptr<Collective>& last = last_[i];
-  if (key == kNoKey || keys_[i] != key || !last || last->running()) return nullptr;
+  if (key == kNoKey || keys_[i] != key || !last || last->running()) return none;
   return last;
 }
 

@@ -20,6 +20,11 @@ namespace strata::datatype {
 struct Datatype;
 using TypeRef = std::shared_ptr<const Datatype>;
 
+// A TypeRef that does not own its type: copying and dropping it update no shared count (each update is an atomic
+// operation, and a small message's call made four). Only for a use that ends before anyone can free the type, as a
+// blocking call's: the user cannot free its handle before the call returns.
+inline TypeRef borrow(const Datatype* type) { return TypeRef(TypeRef(), type); }
+
 // The MPI_COMBINER_* values of include/mpi.h, in the same order (api/ checks it).
 enum class Combiner : int {
   kNamed, kDup, kContiguous, kVector, kHvector, kIndexed, kHindexed, kIndexedBlock, kHindexedBlock, kStruct,

@@ -27,7 +27,7 @@ constexpr std::size_t kMaxSpareBytes = std::size_t{1} << 20;
 }  // namespace
 
 void MatchQueues::add_unexpected(const Header& h, const char* payload, std::size_t len) {
-  List& list = unexpected_[key(h.context, h.src_rank)];
+  List& list = *list_of(key(h.context, h.src_rank), true);
   if (spare_.empty())
     list.emplace_back();
   else
@@ -47,8 +47,8 @@ MatchQueues::Found MatchQueues::find(const Envelope& want) {
     return {};
   };
   if (want.source != kAnySource) {
-    auto at = unexpected_.find(key(want.context, want.source));
-    return at == unexpected_.end() ? Found{} : first_in(at->second);
+    List* list = list_of(key(want.context, want.source), false);
+    return list == nullptr ? Found{} : first_in(*list);
   }
   Found best;
   for (auto& [k, list] : unexpected_) {
@@ -57,6 +57,21 @@ MatchQueues::Found MatchQueues::find(const Envelope& want) {
     if (f.list != nullptr && (best.list == nullptr || f.it->arrival < best.it->arrival)) best = f;
   }
   return best;
+}
+
+MatchQueues::List* MatchQueues::list_of(uint64_t k, bool make) {
+  if (last_list_ != nullptr && last_key_ == k) return last_list_;
+  List* list = nullptr;
+  if (make) {
+    list = &unexpected_[k];
+  } else if (auto at = unexpected_.find(k); at != unexpected_.end()) {
+    list = &at->second;
+  } else {
+    return nullptr;
+  }
+  last_key_ = k;
+  last_list_ = list;
+  return list;
 }
 
 void MatchQueues::recycle(const Found& found) {
@@ -86,9 +101,9 @@ std::optional<Unexpected> MatchQueues::take_unexpected(const Envelope& want) {
 }
 
 bool MatchQueues::remove_unexpected(const Envelope& have, int src_world, uint64_t cookie) {
-  auto at = unexpected_.find(key(have.context, have.source));
-  if (at == unexpected_.end()) return false;
-  List& list = at->second;
+  List* at = list_of(key(have.context, have.source), false);
+  if (at == nullptr) return false;
+  List& list = *at;
   auto it = std::find_if(list.begin(), list.end(), [&](const Unexpected& u) {
     return u.header.src_world == src_world && u.header.cookie == cookie && u.header.tag == have.tag;
   });

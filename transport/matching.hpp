@@ -81,8 +81,13 @@ class MatchQueues {
   static uint64_t key(uint32_t context, int source) { return uint64_t{context} << 32 | static_cast<uint32_t>(source); }
   Found find(const Envelope& want);  // the earliest arrived message `want` accepts
   void recycle(const Found& found);
+  List* list_of(uint64_t k, bool make);  // null when there is none and !make
   std::vector<Request*> posted_;
-  std::unordered_map<uint64_t, List> unexpected_;  // by key(context, source), each in arrival order
+  std::unordered_map<uint64_t, List> unexpected_;  // by key(context, source), each in arrival order; never erased
+  // The list used last: a stream from one sender (an eager collective's root running ahead) queues and takes every
+  // message from the same list, and skips hashing the key twice per message. The map never erases or moves a list.
+  uint64_t last_key_ = 0;
+  List* last_list_ = nullptr;
   std::size_t unexpected_count_ = 0;
   uint64_t arrivals_ = 0;
   std::list<Unexpected> spare_;  // consumed nodes, their payload capacity kept
