@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "coll/collective.hpp"
+#include "runtime/prefault.hpp"
 #include "transport/shm_ring.hpp"
 
 namespace strata::coll {
@@ -115,19 +116,11 @@ NodeSegment::Mark& NodeSegment::mark(int reader, const Area& a) const {
 }
 
 void NodeSegment::map(const Place& p, std::size_t bytes, bool for_writing) {
-#if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
   if (bytes <= Area::kInlineBytes) return;  // in the area's own line
   uint32_t& mapped = mapped_[p.payload_index];
   if (mapped >= bytes) return;
-  static const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const auto from = reinterpret_cast<uintptr_t>(p.payload) + mapped;
-  const uintptr_t start = from & ~(page - 1), end = (from + bytes - mapped + page - 1) & ~(page - 1);
-  // A kernel without these (before Linux 5.14) refuses them: the pages then fault in one by one, as before.
-  madvise(reinterpret_cast<void*>(start), end - start, for_writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+  runtime::prefault(p.payload + mapped, bytes - mapped, for_writing);
   mapped = static_cast<uint32_t>(bytes);
-#else
-  (void)p, (void)bytes, (void)for_writing;
-#endif
 }
 
 int node_slot(int tag_base) {

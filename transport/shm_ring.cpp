@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "runtime/prefault.hpp"
+
 namespace strata::transport {
 
 struct RecordHead {
@@ -50,6 +52,7 @@ std::string sanitize(const std::string& s) {
 }  // namespace
 
 bool RingTx::try_write(const Header& h, const void* payload, std::size_t len) {
+  if (tail_ == 0) runtime::prefault(control_, kSlotBytes, true);  // the first record to this peer (.hpp)
   const std::size_t need = pad64(sizeof(RecordHead) + sizeof(Header) + len);
   std::size_t offset = tail_ % kRingBytes;
   const std::size_t to_end = kRingBytes - offset;
@@ -182,6 +185,7 @@ bool RingInbox::poll(Handler handler, void* context) {
       auto* rh = reinterpret_cast<RecordHead*>(record);
       const uint32_t bytes = rh->bytes.load(std::memory_order_acquire);
       if (bytes == 0) break;
+      if (head == 0) runtime::prefault(inbound_[i], kSlotBytes, true);  // the first record from this peer (.hpp)
       if (!(rh->flags & kWrap)) {
         Header h;
         std::memcpy(&h, record + sizeof(RecordHead), sizeof h);

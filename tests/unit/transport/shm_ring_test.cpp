@@ -2,7 +2,8 @@
 // Records of random sizes (wrapping around the ring's end many times) arrive complete and in order, and a full ring
 // refuses a write instead of overwriting unread data; a sender goes back to the ring's front when it finds the ring
 // drained; a record carries the payload its kind implies; the receiver of a large record only reads it, and gives its
-// space back before its poll ends; the sender's set of lines to clear (RingLines) keeps its size.
+// space back before its poll ends; the first record maps the whole ring on both sides; the sender's set of lines to
+// clear (RingLines) keeps its size.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -11,7 +12,9 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "transport/shm_ring.hpp"
@@ -244,6 +247,60 @@ TEST_F(RingTest, ALargeRecordsSpaceIsBackBeforeThePollEnds) {
   };
   ASSERT_TRUE(inbox_.poll(on_record, &context));
   EXPECT_TRUE(context.wrote) << "the space of the first two records was not back while the third was read";
+}
+
+namespace {
+
+// The resident kilobytes of each of this process's mappings of `file`, in address order (/proc/self/smaps).
+std::vector<long> resident_kib(const std::string& file) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::vector<long> out;
+  bool in_file = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::istringstream fields(line);
+    std::string first;
+    fields >> first;
+    if (first.find('-') != std::string::npos && first.back() != ':') {  // a mapping's header: range perms ... path
+      in_file = line.size() >= file.size() && line.compare(line.size() - file.size(), file.size(), file) == 0;
+    } else if (in_file && first == "Rss:") {
+      long kib = 0;
+      fields >> kib;
+      out.push_back(kib);
+    }
+  }
+  return out;
+}
+
+bool kernel_populates() {  // MADV_POPULATE_WRITE came with Linux 5.14
+  void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  const bool ok = page != MAP_FAILED && madvise(page, 4096, MADV_POPULATE_WRITE) == 0;
+  if (page != MAP_FAILED) munmap(page, 4096);
+  return ok;
+}
+
+}  // namespace
+
+// Before its first record the sender maps its whole ring, and the receiver does when that record arrives: a stream of
+// small records would otherwise take a page fault every 64 records on each side.
+TEST_F(RingTest, TheFirstRecordMapsTheWholeRingOnBothSides) {
+  const std::string file = "/dev/shm/" + shm_prefix(job_) + "0";
+  const long ring_kib = static_cast<long>(kRingBytes / 1024);
+  std::vector<long> before = resident_kib(file);
+  ASSERT_EQ(before.size(), 2u);  // the receiver's own mapping, and the one it writes through as rank 1
+  for (long kib : before) EXPECT_LT(kib, ring_kib);
+  const char byte = 'x';
+  ASSERT_TRUE(tx_.try_write(eager(0, 1), &byte, 1));
+  std::deque<Received> got;
+  ASSERT_TRUE(inbox_.poll(collect, &got));
+  ASSERT_EQ(got.size(), 1u);
+  const std::vector<long> after = resident_kib(file);
+  ASSERT_EQ(after.size(), 2u);
+  for (long kib : after) {
+    if (kernel_populates())
+      EXPECT_GE(kib, ring_kib);
+    else
+      EXPECT_LT(kib, ring_kib);  // the pages fault in as records reach them
+  }
 }
 
 // The sender's set of stale lines: ranges across word boundaries, set and cleared in parts, with the size kept.
