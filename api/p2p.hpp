@@ -1,5 +1,7 @@
 // What the point-to-point entry points share: building, starting and finishing requests, and MPI_Status.
 #pragma once
+#include <vector>
+
 #include "api/check.hpp"
 #include "transport/engine.hpp"
 

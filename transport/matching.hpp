@@ -45,6 +45,8 @@ class MatchQueues {
   // starts promise that) until more than kPostedReserve are outstanding at once.
   static constexpr std::size_t kPostedReserve = 1024;
   MatchQueues() { posted_.reserve(kPostedReserve); }
+  MatchQueues(const MatchQueues&) = delete;  // last_list_ points into this one's map
+  MatchQueues& operator=(const MatchQueues&) = delete;
   void post(Request* r) { posted_.push_back(r); }
   Request* take_posted(const Envelope& have);  // nullptr when no posted receive accepts it
   bool remove_posted(Request* r);              // cancel
