@@ -10,7 +10,7 @@ namespace strata::api {
 static void prepare(ApiRequest& r, const Operation& op, Lifetime lifetime) {
   r.buf = op.buf;
   r.count = static_cast<std::size_t>(op.count);
-  r.type = lifetime == Lifetime::kCall ? op.type : datatype_ref(op.type_handle);
+  r.type = lifetime == Lifetime::kCall ? datatype::borrow(op.type) : datatype_ref(op.type_handle);
   r.context = op.comm->context;
   r.tag = op.tag;
   r.comm = op.handle;
@@ -51,7 +51,7 @@ void pack_ahead(Operation& op, std::vector<char>& packed) {
   op.buf = packed.data();
   op.count = static_cast<int>(packed.size());
   op.type_handle = MPI_BYTE;
-  op.type = datatype::borrow(datatype_of(MPI_BYTE));
+  op.type = datatype_of(MPI_BYTE);
 }
 
 void wait(ApiRequest& r) {
@@ -61,9 +61,7 @@ void wait(ApiRequest& r) {
 Check& check_send(Check& check, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                   Operation& op) {
   op = {const_cast<void*>(buf), count, nullptr, type, dest, tag, nullptr, comm};
-  const datatype::Datatype* t = nullptr;
-  check.comm(comm, op.comm).count(count).type(type, t).committed(type, t).buffer(buf, count, t);
-  op.type = datatype::borrow(t);
+  check.comm(comm, op.comm).count(count).type(type, op.type).committed(type, op.type).buffer(buf, count, op.type);
   if (check.ok()) check.dest(dest, *op.comm).send_tag(tag);
   return check;
 }
@@ -71,9 +69,7 @@ Check& check_send(Check& check, const void* buf, int count, MPI_Datatype type, i
 Check& check_recv(Check& check, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                   Operation& op) {
   op = {buf, count, nullptr, type, source, tag, nullptr, comm};
-  const datatype::Datatype* t = nullptr;
-  check.comm(comm, op.comm).count(count).type(type, t).committed(type, t).buffer(buf, count, t);
-  op.type = datatype::borrow(t);
+  check.comm(comm, op.comm).count(count).type(type, op.type).committed(type, op.type).buffer(buf, count, op.type);
   if (check.ok()) check.source(source, *op.comm).recv_tag(tag);
   return check;
 }

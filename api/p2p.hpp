@@ -10,7 +10,7 @@ namespace strata::api {
 struct Operation {  // the validated arguments of one send or receive
   void* buf;
   int count;
-  datatype::TypeRef type;  // borrowed (datatype::borrow) from the handle: valid during the call
+  const datatype::Datatype* type;  // the handle's: valid during the call
   MPI_Datatype type_handle;
   int rank;  // destination or source, in the communicator
   int tag;
@@ -22,8 +22,9 @@ struct Operation {  // the validated arguments of one send or receive
 // receive, so the incoming message may overwrite the buffer.
 void pack_ahead(Operation& op, std::vector<char>& packed);
 
-// Whether a request ends with its call (blocking: it borrows op's type) or outlives it (nonblocking, persistent,
-// the parts of MPI_Isendrecv: it holds a reference, since the user may free the type meanwhile, MPI-4.0 5.1.10).
+// Whether a request ends with its call (blocking: it borrows op's type, datatype::borrow) or outlives it
+// (nonblocking, persistent, the parts of MPI_Isendrecv: it holds a reference, since the user may free the type
+// meanwhile, MPI-4.0 5.1.10).
 enum class Lifetime : bool { kCall, kHandle };
 void prepare_send(ApiRequest& r, const Operation& op, transport::SendMode mode, Lifetime lifetime);
 void prepare_recv(ApiRequest& r, const Operation& op, Lifetime lifetime);
