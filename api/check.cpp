@@ -13,7 +13,8 @@ std::string describe_comm(MPI_Comm handle) {
            : "invalid communicator handle " + std::to_string(handle);
 }
 
-Check::Check(const char* call, MPI_Comm comm) : call_(call), comm_(comm) {
+Check::Check(const char* call, MPI_Comm comm, When when) : call_(call), comm_(comm) {
+  if (when == kAnyTime) return;
   const runtime::Phase phase = runtime::state().phase;
   if (phase == runtime::Phase::Before) fail(MPI_ERR_OTHER, "called before MPI_Init (or MPI_Session_init)");
   if (phase == runtime::Phase::After) fail(MPI_ERR_OTHER, "called after MPI_Finalize (MPI has stopped)");

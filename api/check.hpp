@@ -15,7 +15,9 @@ constexpr int kTagUpperBound = 0x7fffffff;  // MPI_TAG_UB
 
 class Check {
  public:
-  Check(const char* call, MPI_Comm comm = MPI_COMM_SELF);  // also checks MPI is initialised and not finalised
+  // Most calls need MPI running; MPI-4.0 Table 11.1 names the few that work at any time (kAnyTime).
+  enum When { kRunning, kAnyTime };
+  Check(const char* call, MPI_Comm comm = MPI_COMM_SELF, When when = kRunning);
   bool ok() const { return status_.ok(); }
   int raise() const { return api::raise(call_, comm_, status_); }
   const Status& status() const { return status_; }  // for errors raised on another kind of object (a window)

@@ -78,9 +78,10 @@ extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
 }
 
 // Predefined handlers may be freed too: MPI_Comm_get_errhandler hands out references to them (a no-op here).
+// Allowed at any time (Table 11.1): a session's handler is made and freed around MPI_Session_init and _finalize.
 STRATA_PMPI(Errhandler_free)
 extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
-  Check check("MPI_Errhandler_free");
+  Check check("MPI_Errhandler_free", MPI_COMM_SELF, Check::kAnyTime);
   check.not_null(errhandler, "errhandler");
   if (check.ok() && !is_errhandler(*errhandler))
     check.fail(MPI_ERR_ARG, "invalid error handler " + std::to_string(*errhandler));

@@ -125,6 +125,7 @@ MPI_Errhandler handler_for(MPI_Comm& comm) {
   else
     std::fprintf(stderr, "Strata: fatal error: %s\n", error_string(code).c_str());
   std::fflush(stderr);
+  std::fflush(stdout);  // what the program printed before the error, which _Exit and the job's abort would drop
   if (st.phase == runtime::Phase::Running) runtime::abort_job(error_class, "fatal MPI error");
   _Exit(error_class);
 }

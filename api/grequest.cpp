@@ -9,10 +9,13 @@ using namespace strata::api;
 
 namespace {
 
-// A callback's failure as the request's error, unless it has one already.
+// A callback's failure as the request's error, unless it has one already. A code the program added is its own, so
+// the call returns it as it is; any other gets a new code whose message names the callback, of the code's class, or
+// MPI_ERR_OTHER for a value that is no error code at all.
 void record_failure(ApiRequest& r, int rc, const char* which) {
   if (rc == MPI_SUCCESS || r.status.error != 0) return;
-  r.status.error = error_class_of(rc);
+  r.status.error = is_valid_code(rc) ? error_class_of(rc) : MPI_ERR_OTHER;
+  r.added_code = is_added_code(rc) ? rc : 0;
   r.failure = std::string("the generalized request's ") + which + " returned error " + std::to_string(rc);
 }
 
@@ -26,6 +29,7 @@ void query_generalized(ApiRequest& r) {
   s.MPI_ERROR = MPI_SUCCESS;
   const int rc = r.generalized->query(r.generalized->extra_state, &s);
   r.status = {s.MPI_SOURCE, s.MPI_TAG, 0, static_cast<std::size_t>(s.strata_bytes), s.strata_cancelled != 0};
+  r.added_code = 0;  // each query says anew whether the request failed
   record_failure(r, rc, "query_fn");
 }
 

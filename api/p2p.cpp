@@ -100,6 +100,7 @@ void write_proc_null_status(MPI_Status* status) {
 
 int request_error(const char* call, const ApiRequest& r) {
   if (r.status.error == 0) return MPI_SUCCESS;
+  if (r.added_code != 0) return invoke_errhandler(r.comm, r.added_code);
   std::string what = r.status.error == MPI_ERR_TRUNCATE
                          ? "message from rank " + std::to_string(r.status.source) + " with tag " +
                                std::to_string(r.status.tag) + " truncated to the receive buffer's " +

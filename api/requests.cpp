@@ -292,9 +292,10 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Statu
   }
   if (!r->complete) runtime::progress();
   *flag = r->complete;
-  if (*flag && r->generalized) query_generalized(*r);
-  if (*flag) write_status(*r, status);  // the request stays as it is
-  return MPI_SUCCESS;
+  if (!*flag) return MPI_SUCCESS;
+  if (r->generalized) query_generalized(*r);
+  write_status(*r, status);  // the request stays as it is
+  return request_error("MPI_Request_get_status", *r);  // as MPI_Test would
 }
 
 STRATA_PMPI(Request_free)

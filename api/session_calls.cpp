@@ -214,10 +214,11 @@ extern "C" int PMPI_Comm_create_from_group(MPI_Group group, const char* stringta
   return MPI_SUCCESS;
 }
 
+// Allowed at any time (Table 11.1), since MPI_Session_init takes the handler.
 STRATA_PMPI(Session_create_errhandler)
 extern "C" int PMPI_Session_create_errhandler(MPI_Session_errhandler_function* function,
                                               MPI_Errhandler* errhandler) {
-  Check check("MPI_Session_create_errhandler");
+  Check check("MPI_Session_create_errhandler", MPI_COMM_SELF, Check::kAnyTime);
   check.not_null(reinterpret_cast<void*>(function), "session_errhandler_fn").not_null(errhandler, "errhandler");
   if (!check.ok()) return check.raise();
   // The same C type as a communicator's handler: every handle is an int.
@@ -253,7 +254,7 @@ extern "C" int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler* 
 
 STRATA_PMPI(Session_call_errhandler)
 extern "C" int PMPI_Session_call_errhandler(MPI_Session session, int errorcode) {
-  Check check("MPI_Session_call_errhandler");
+  Check check("MPI_Session_call_errhandler", MPI_COMM_SELF, Check::kAnyTime);
   Session* s = nullptr;
   check_session(check, session, s);
   if (!check.ok()) return raise_on_session("MPI_Session_call_errhandler", session, check.status());

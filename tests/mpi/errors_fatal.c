@@ -4,7 +4,8 @@
  *
  * Registered through run_expect_failure.cmake: the job must exit nonzero and its output must name the failed
  * call. This program never prints that name itself; if the invalid call returns, it says so, releases the other
- * ranks and exits 0, which fails the test. */
+ * ranks and exits 0, which fails the test. The output must also hold the line the failing rank printed to stdout,
+ * unflushed, just before the call: the abort must not drop what a program wrote. */
 #include "test_util.h"
 
 int main(int argc, char **argv) {
@@ -14,6 +15,7 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
 
   if (rank == size - 1) {
+    printf("rank %d wrote this line before its invalid call\n", rank); /* stdout is a pipe: fully buffered */
     int err = MPI_Send(&token, 1, MPI_INT, size + 7, 0, MPI_COMM_WORLD);
     fprintf(stderr, "ERROR HANDLER DID NOT ABORT: the invalid call returned %d\n", err);
     fflush(stderr);

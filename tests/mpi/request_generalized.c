@@ -4,7 +4,9 @@
  *  - MPI_Request_get_status calls query_fn only; MPI_Cancel calls cancel_fn with the completion flag, and a status
  *    marked by MPI_Status_set_cancelled reads as cancelled;
  *  - MPI_Request_free before completion: free_fn runs at MPI_Grequest_complete; after: at once;
- *  - a failing query_fn fails the completion call (free_fn still runs);
+ *  - a failing query_fn fails the completion call (free_fn still runs), and MPI_Request_get_status: with a new code
+ *    of the returned code's class (MPI_ERR_OTHER for a value that is no code), or with the very code the program
+ *    added (MPI_Add_error_class / MPI_Add_error_code);
  *  - MPI_Waitall and MPI_Waitany mix generalized and point-to-point requests;
  *  - MPI_Status_set_elements(_x) with a two-element struct type: MPI_Get_elements gives the count back,
  *    MPI_Get_count whole elements or MPI_UNDEFINED;
@@ -20,7 +22,7 @@ typedef struct {
   char log[64]; /* 'q' query, 'f' free, 'c' cancel (then '0' / '1': the complete flag) */
   int n;
   int source, tag, elements, cancelled; /* what query_fn reports */
-  int fail_query;
+  int query_code; /* what query_fn returns */
 } greq_t;
 
 static void note(greq_t *g, char c) {
@@ -36,7 +38,7 @@ static int query_fn(void *extra, MPI_Status *status) {
   status->MPI_TAG = g->tag;
   CHECK_MPI(MPI_Status_set_elements(status, MPI_INT, g->elements));
   CHECK_MPI(MPI_Status_set_cancelled(status, g->cancelled));
-  return g->fail_query ? MPI_ERR_OTHER : MPI_SUCCESS;
+  return g->query_code;
 }
 
 static int free_fn(void *extra) {
@@ -141,7 +143,7 @@ static void cancel_and_free(void) {
 
   /* A failing query_fn fails MPI_Wait; free_fn still runs. */
   r = start(&g, 0, 0, 0);
-  g.fail_query = 1;
+  g.query_code = MPI_ERR_OTHER;
   CHECK_MPI(MPI_Grequest_complete(r));
   int err = MPI_Wait(&r, &st), cls = -1;
   CHECK(err != MPI_SUCCESS);
@@ -149,6 +151,39 @@ static void cancel_and_free(void) {
   CHECK(cls == MPI_ERR_OTHER);
   CHECK(r == MPI_REQUEST_NULL);
   EXPECT_LOG(g, "qf");
+}
+
+/* MPI_Request_get_status returns query_fn's failure, as MPI_Test would, and leaves the request as it was. */
+static void query_errors(void) {
+  greq_t g;
+  MPI_Request r = start(&g, 0, 0, 0);
+  CHECK_MPI(MPI_Grequest_complete(r));
+  int added_class = -1, added_code = -1;
+  CHECK_MPI(MPI_Add_error_class(&added_class));
+  CHECK_MPI(MPI_Add_error_code(MPI_ERR_ARG, &added_code));
+  const struct {
+    int returned, expected_class, exact;
+  } cases[] = {{MPI_SUCCESS, MPI_SUCCESS, 1}, {42000, MPI_ERR_OTHER, 0},     {MPI_ERR_ARG, MPI_ERR_ARG, 0},
+               {added_class, added_class, 1}, {added_code, MPI_ERR_ARG, 1}, {MPI_SUCCESS, MPI_SUCCESS, 1}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    g.query_code = cases[i].returned;
+    int flag = 0, cls = -1;
+    const int err = MPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE);
+    CHECK(flag == 1);
+    CHECK_MPI(MPI_Error_class(err, &cls));
+    if (cls != cases[i].expected_class) fprintf(stderr, "query_fn returned %d: class %d\n", cases[i].returned, cls);
+    CHECK(cls == cases[i].expected_class);
+    if (cases[i].exact) CHECK(err == cases[i].returned);
+    if (!cases[i].exact) { /* a new code, which names the call */
+      char text[MPI_MAX_ERROR_STRING];
+      int len = 0;
+      CHECK(err != cases[i].returned);
+      CHECK_MPI(MPI_Error_string(err, text, &len));
+      CHECK(strstr(text, "MPI_Request_get_status") != NULL);
+    }
+  }
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  EXPECT_LOG(g, "qqqqqqqf");
 }
 
 /* Mixed with a receive from ourselves. */
@@ -230,6 +265,7 @@ int main(int argc, char **argv) {
   test_init_returning(&argc, &argv, &rank, &size);
   wait_and_test();
   cancel_and_free();
+  query_errors();
   mixed();
   set_elements();
   bad_input();

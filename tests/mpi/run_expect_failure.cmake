@@ -2,8 +2,10 @@
 # CTest alone can check one or the other (WILL_FAIL, PASS_REGULAR_EXPRESSION ignores the exit code), not both.
 # With -DEXPECT_SUCCESS=1 the command must succeed instead (exit status 0), with the same checks of its output: a
 # warning that must be printed by a job that otherwise runs normally.
-#   cmake -DCMD=<program|arg|arg...> -DEXPECT_REGEX=<regex> [-DFORBID_REGEX=<regex>] [-DEXPECT_SUCCESS=1]
-#         -P run_expect_failure.cmake
+# EXPECT_ALSO_REGEX is a second pattern the output must match too, in any order relative to the first (stdout and
+# stderr interleave as they come).
+#   cmake -DCMD=<program|arg|arg...> -DEXPECT_REGEX=<regex> [-DEXPECT_ALSO_REGEX=<regex>] [-DFORBID_REGEX=<regex>]
+#         [-DEXPECT_SUCCESS=1] -P run_expect_failure.cmake
 # Arguments in CMD are separated by '|' because ';' would be split by add_test.
 string(REPLACE "|" ";" command "${CMD}")
 execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output TIMEOUT 170)
@@ -19,6 +21,9 @@ elseif(NOT EXPECT_SUCCESS AND status STREQUAL "0")
 endif()
 if(NOT output MATCHES "${EXPECT_REGEX}")
   message(FATAL_ERROR "output does not match '${EXPECT_REGEX}'")
+endif()
+if(DEFINED EXPECT_ALSO_REGEX AND NOT output MATCHES "${EXPECT_ALSO_REGEX}")
+  message(FATAL_ERROR "output does not match '${EXPECT_ALSO_REGEX}'")
 endif()
 if(DEFINED FORBID_REGEX AND output MATCHES "${FORBID_REGEX}")
   message(FATAL_ERROR "output matches '${FORBID_REGEX}'")
