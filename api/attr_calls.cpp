@@ -33,7 +33,7 @@ void check_keyval(Check& check, AttributeHolder holder, int keyval) {
   const Keyval* k = is_predefined(keyval) ? nullptr : keyvals().get(keyval);
   if (is_predefined(keyval))
     check.fail(MPI_ERR_KEYVAL, "the predefined " + name + " does not belong to " + holder_name(holder));
-  else if (k == nullptr)
+  else if (k == nullptr || k->freed)
     check.fail(MPI_ERR_KEYVAL, "invalid " + name + " (never created, or freed)");
   else if (k->holder != holder)
     check.fail(MPI_ERR_KEYVAL, name + " was created for " + holder_name(k->holder) + ", not " + holder_name(holder));
@@ -124,6 +124,7 @@ void free_keyval(Check& check, AttributeHolder holder, int* keyval) {
   if (check.ok() && is_predefined(*keyval))
     check.fail(MPI_ERR_KEYVAL, "the predefined keyval " + std::to_string(*keyval) + " cannot be freed");
   if (!check.ok()) return;
+  keyvals().get(*keyval)->freed = true;  // attributes set with it may keep it alive, but a second free is refused
   drop_reference(*keyval);
   *keyval = MPI_KEYVAL_INVALID;
 }

@@ -27,6 +27,7 @@ struct Keyval {
   DeleteFunction* destroy; // nullptr: the predefined NULL_DELETE_FN
   void* extra_state;
   int references;  // the user's handle + every attribute set with it
+  bool freed = false;  // the user's handle is gone (MPI_*_free_keyval): the program may no longer name it
 };
 HandleTable<Keyval>& keyvals();
 
