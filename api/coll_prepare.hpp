@@ -4,6 +4,7 @@
 // only there. Each operation's function returns the `prepare` step that api's run helpers call with the checked
 // communicator.
 #pragma once
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,20 @@ inline Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, int
   if (check.ok()) reduction(check, op, *a.recvtype, a.op);
   a.op_ref = op_ref(op);
   a.type_handle = type;
+  return check;
+}
+
+// After an operation's checks: its send and receive buffers must not be the same (MPI-4.0 2.3, an OUT argument is
+// never aliased; MPI_IN_PLACE is how a collective shares one). Only equal start addresses of two sides that both
+// move data are refused: cheap, and never a false alarm for derived types whose data interleave. MPI_BOTTOM is
+// exempt, since the types then hold absolute addresses.
+inline Check& distinct_buffers(Check& check, const Args& a) {
+  if (!check.ok() || a.in_place || a.sendbuf == MPI_BOTTOM || a.sendbuf != a.recvbuf) return check;
+  auto any = [](std::size_t count, const std::vector<int>& counts) {
+    return count > 0 || std::any_of(counts.begin(), counts.end(), [](int n) { return n > 0; });
+  };
+  if (any(a.sendcount, a.sendcounts) && any(a.recvcount, a.recvcounts))
+    check.fail(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer (MPI_IN_PLACE is the way to share one)");
   return check;
 }
 
