@@ -174,6 +174,21 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
   return MPI_SUCCESS;
 }
 
+// Without dynamic processes, disconnecting is freeing after the others got there too: all communication on the
+// communicator must be complete and matched by then (MPI-4.0 11.10.4), so one barrier is the wait.
+STRATA_PMPI(Comm_disconnect)
+extern "C" int PMPI_Comm_disconnect(MPI_Comm* comm) {
+  comm::Communicator* c = nullptr;
+  Check check("MPI_Comm_disconnect", comm ? *comm : MPI_COMM_NULL);
+  check.not_null(comm, "comm");
+  if (check.ok()) check.comm(*comm, c);
+  if (check.ok() && predefined_comm(*comm))
+    check.fail(MPI_ERR_COMM, describe_comm(*comm) + " is predefined and cannot be disconnected");
+  if (!check.ok()) return check.raise();
+  if (const int rc = PMPI_Barrier(*comm); rc != MPI_SUCCESS) return rc;
+  return PMPI_Comm_free(comm);
+}
+
 STRATA_PMPI(Comm_compare)
 extern "C" int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
   comm::Communicator *a = nullptr, *b = nullptr;

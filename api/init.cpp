@@ -148,6 +148,10 @@ extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) {
 STRATA_PMPI(Wtime)
 extern "C" double PMPI_Wtime(void) { return runtime::wtime(); }
 
+// Profiling tools intercept MPI_Pcontrol; without one the level means nothing (MPI-4.0 15.2.4), at any time.
+STRATA_PMPI(Pcontrol)
+extern "C" int PMPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }
+
 STRATA_PMPI(Wtick)
 extern "C" double PMPI_Wtick(void) { return runtime::wtick(); }
 

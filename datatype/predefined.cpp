@@ -88,7 +88,7 @@ std::array<Entry, kPredefinedEnd>& table() {
       simple<uint16_t>("MPI_UINT16_T", kUint16),
       simple<uint32_t>("MPI_UINT32_T", kUint32),
       simple<uint64_t>("MPI_UINT64_T", kUint64),
-      simple<float _Complex>("MPI_C_FLOAT_COMPLEX", kCFloatComplex),
+      simple<float _Complex>("MPI_C_COMPLEX", kCFloatComplex),  // MPI_C_FLOAT_COMPLEX is its synonym
       simple<double _Complex>("MPI_C_DOUBLE_COMPLEX", kCDoubleComplex),
       simple<long double _Complex>("MPI_C_LONG_DOUBLE_COMPLEX", kCLongDoubleComplex),
       simple<intptr_t>("MPI_AINT", kAint),

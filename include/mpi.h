@@ -325,6 +325,8 @@ STRATA_DECLARE(double, Wtick, (void))
 STRATA_DECLARE(int, Get_version, (int *version, int *subversion))
 STRATA_DECLARE(int, Get_library_version, (char *version, int *resultlen))
 STRATA_DECLARE(int, Get_processor_name, (char *name, int *resultlen))
+/* Profiling control (MPI-4.0 15.2.4): for a tool that wraps it; the library itself does nothing with the level. */
+STRATA_DECLARE(int, Pcontrol, (const int level, ...))
 STRATA_DECLARE(int, Query_thread, (int *provided))
 STRATA_DECLARE(int, Is_thread_main, (int *flag))
 
@@ -358,6 +360,8 @@ STRATA_DECLARE(int, Get_hw_resource_info, (MPI_Info *hw_info))
 STRATA_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
 STRATA_DECLARE(int, Comm_free, (MPI_Comm *comm))
+/* MPI-4.0 11.10.4: collective; every process waits until the others call it too, then the communicator is freed. */
+STRATA_DECLARE(int, Comm_disconnect, (MPI_Comm *comm))
 STRATA_DECLARE(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 STRATA_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
 STRATA_DECLARE(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))

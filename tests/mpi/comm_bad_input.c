@@ -61,6 +61,13 @@ int main(int argc, char **argv) {
   TEST_EXPECT_ERROR(MPI_Comm_free(&self), MPI_ERR_COMM, "MPI_Comm_free");
   CHECK(self == MPI_COMM_SELF);
   TEST_EXPECT_ERROR(MPI_Comm_free(NULL), MPI_ERR_ARG, "MPI_Comm_free");
+  /* Disconnecting checks the same, before it waits for anyone. */
+  TEST_EXPECT_ERROR(MPI_Comm_disconnect(&null), MPI_ERR_COMM, "MPI_Comm_disconnect");
+  tmp = freed;
+  TEST_EXPECT_ERROR(MPI_Comm_disconnect(&tmp), MPI_ERR_COMM, "MPI_Comm_disconnect");
+  TEST_EXPECT_ERROR(MPI_Comm_disconnect(&world), MPI_ERR_COMM, "MPI_Comm_disconnect");
+  CHECK(world == MPI_COMM_WORLD);
+  TEST_EXPECT_ERROR(MPI_Comm_disconnect(NULL), MPI_ERR_ARG, "MPI_Comm_disconnect");
 
   /* Bad groups for Comm_create / Comm_create_group. */
   TEST_EXPECT_ERROR(MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_NULL, &out), MPI_ERR_GROUP, "MPI_Comm_create");

@@ -1,5 +1,5 @@
 /* MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_idup(_with_info), MPI_Comm_set_info/get_info (MPI-4.0 7.4.2,
- * 7.4.4).
+ * 7.4.4); MPI_Comm_disconnect of a duplicate (11.10.4).
  *
  * A duplicate has the same group (MPI_CONGRUENT with the original, MPI_IDENT groups) but its own communication
  * context: a message sent on the duplicate is never matched by a receive posted on the original, even one with
@@ -174,6 +174,23 @@ static void test_dup(void) {
   CHECK_MPI(MPI_Comm_free(&d2));
   CHECK_MPI(MPI_Comm_free(&s1));
   CHECK(d2 == MPI_COMM_NULL && s1 == MPI_COMM_NULL);
+}
+
+/* MPI_Comm_disconnect (11.10.4) ends a duplicate after its traffic: the handle becomes MPI_COMM_NULL, and a new
+ * duplicate made afterwards works. MPI_Pcontrol does nothing but succeed without a profiling tool. */
+static void test_disconnect(void) {
+  MPI_Comm d = MPI_COMM_NULL;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+  int out = 100 + rank, in = -1;
+  CHECK_MPI(MPI_Sendrecv(&out, 1, MPI_INT, (rank + 1) % size, 5, &in, 1, MPI_INT, (rank + size - 1) % size, 5, d,
+                         MPI_STATUS_IGNORE));
+  CHECK(in == 100 + (rank + size - 1) % size);
+  CHECK_MPI(MPI_Comm_disconnect(&d));
+  CHECK(d == MPI_COMM_NULL);
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+  test_check_comm(d, world_ids, size, 3, 3);
+  CHECK_MPI(MPI_Comm_disconnect(&d));
+  CHECK(MPI_Pcontrol(0) == MPI_SUCCESS && MPI_Pcontrol(2, "extra", 1.5) == MPI_SUCCESS);
 }
 
 /* A duplicate of a communicator whose ranks are a permutation of the world's (split with reversed keys). */
@@ -357,6 +374,7 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &sync_comm));
 
   test_dup();
+  test_disconnect();
   test_dup_of_reordered();
   test_hints();
   test_idup();
