@@ -25,6 +25,37 @@ MPI_Datatype handle_for(const datatype::TypeRef& t) {
 
 }  // namespace
 
+STRATA_PMPI(Type_match_size)
+extern "C" int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
+  struct Match {
+    int typeclass, size;
+    MPI_Datatype type;
+  };
+  static constexpr Match kMatches[] = {
+      {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1}, {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+      {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4}, {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+      {MPI_TYPECLASS_REAL, 4, MPI_REAL4},       {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
+      {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8}, {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16},
+      // No Fortran kind here has 16-byte reals; a C program asking for sizeof(long double) gets long double (as
+      // with MPICH).
+      {MPI_TYPECLASS_REAL, sizeof(long double), MPI_LONG_DOUBLE},
+      {MPI_TYPECLASS_COMPLEX, sizeof(long double _Complex), MPI_C_LONG_DOUBLE_COMPLEX},
+  };
+  Check check("MPI_Type_match_size");
+  check.not_null(datatype, "datatype");
+  if (check.ok() && typeclass != MPI_TYPECLASS_INTEGER && typeclass != MPI_TYPECLASS_REAL &&
+      typeclass != MPI_TYPECLASS_COMPLEX)
+    check.fail(MPI_ERR_ARG, "invalid typeclass " + std::to_string(typeclass));
+  if (!check.ok()) return check.raise();
+  for (const Match& m : kMatches)
+    if (m.typeclass == typeclass && m.size == size) {
+      *datatype = m.type;
+      return MPI_SUCCESS;
+    }
+  check.fail(MPI_ERR_ARG, "no type of class " + std::to_string(typeclass) + " has size " + std::to_string(size));
+  return check.raise();
+}
+
 STRATA_PMPI(Type_size)
 extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
   const datatype::Datatype* t = nullptr;

@@ -6,6 +6,7 @@
 namespace strata::api {
 
 static_assert(index_of(MPI_CXX_LONG_DOUBLE_COMPLEX) == datatype::kCxxLongDoubleComplex);
+static_assert(index_of(MPI_CHARACTER) == datatype::kCharacter && index_of(MPI_COMPLEX16) == datatype::kComplex16);
 static_assert(index_of(MPI_INT) == datatype::kInt && index_of(MPI_2INT) == datatype::k2Int);
 static_assert(MPI_ANY_SOURCE == transport::kAnySource && MPI_ANY_TAG == transport::kAnyTag);
 

@@ -37,29 +37,31 @@ constexpr Scalar kLongDoubleScalar = S(Kind::kLongDouble, sizeof(long double), 1
 Parts parts_of(int element) {
   switch (element) {
     case kChar: case kSignedChar: case kUnsignedChar: case kByte: case kPacked: case kCBool: case kCxxBool:
-    case kInt8: case kUint8:
+    case kInt8: case kUint8: case kCharacter: case kInteger1:
       return {{S(Kind::kBytes, 1, 1)}, 1};
     case kWchar: return {{S(Kind::kUnsigned, sizeof(wchar_t), 2)}, 1};
-    case kShort: case kInt16: return {{same<short>(Kind::kSigned)}, 1};
+    case kShort: case kInt16: case kInteger2: return {{same<short>(Kind::kSigned)}, 1};
     case kUnsignedShort: case kUint16: return {{same<unsigned short>(Kind::kUnsigned)}, 1};
-    case kInt: case kInt32: return {{kIntScalar}, 1};
+    case kInt: case kInt32: case kLogical: case kInteger: case kInteger4: return {{kIntScalar}, 1};
     case kUnsigned: case kUint32: return {{same<unsigned>(Kind::kUnsigned)}, 1};
     case kLong: return {{S(Kind::kSigned, sizeof(long), 4)}, 1};
     case kUnsignedLong: return {{S(Kind::kUnsigned, sizeof(unsigned long), 4)}, 1};
-    case kLongLong: case kInt64: case kAint: case kOffset: case kCount:
+    case kLongLong: case kInt64: case kAint: case kOffset: case kCount: case kInteger8:
       return {{same<long long>(Kind::kSigned)}, 1};
     case kUnsignedLongLong: case kUint64: return {{same<unsigned long long>(Kind::kUnsigned)}, 1};
-    case kFloat: return {{same<float>(Kind::kFloat)}, 1};
-    case kDouble: return {{same<double>(Kind::kFloat)}, 1};
+    case kFloat: case kReal: case kReal4: return {{same<float>(Kind::kFloat)}, 1};
+    case kDouble: case kDoublePrecision: case kReal8: return {{same<double>(Kind::kFloat)}, 1};
     case kLongDouble: return {{kLongDoubleScalar}, 1};
-    case kCFloatComplex: case kCxxFloatComplex: return {{same<float>(Kind::kFloat), same<float>(Kind::kFloat)}, 2};
-    case kCDoubleComplex: case kCxxDoubleComplex:
+    case kCFloatComplex: case kCxxFloatComplex: case kComplex: case kComplex8: return {{same<float>(Kind::kFloat), same<float>(Kind::kFloat)}, 2};
+    case kCDoubleComplex: case kCxxDoubleComplex: case kDoubleComplex: case kComplex16:
       return {{same<double>(Kind::kFloat), same<double>(Kind::kFloat)}, 2};
     case kCLongDoubleComplex: case kCxxLongDoubleComplex: return {{kLongDoubleScalar, kLongDoubleScalar}, 2};
     case kFloatInt: return {{same<float>(Kind::kFloat), kIntScalar}, 2};
     case kDoubleInt: return {{same<double>(Kind::kFloat), kIntScalar}, 2};
     case kLongInt: return {{S(Kind::kSigned, sizeof(long), 4), kIntScalar}, 2};
-    case k2Int: return {{kIntScalar, kIntScalar}, 2};
+    case k2Int: case k2Integer: return {{kIntScalar, kIntScalar}, 2};
+    case k2Real: return {{same<float>(Kind::kFloat), same<float>(Kind::kFloat)}, 2};
+    case k2DoublePrecision: return {{same<double>(Kind::kFloat), same<double>(Kind::kFloat)}, 2};
     case kShortInt: return {{same<short>(Kind::kSigned), kIntScalar}, 2};
     case kLongDoubleInt: return {{kLongDoubleScalar, kIntScalar}, 2};
   }

@@ -25,12 +25,13 @@ enum class Group {
   kInvalid,        // index 0, MPI_DATATYPE_NULL
   kNone,           // in no group: MPI_CHAR, MPI_WCHAR, MPI_PACKED take only MPI_REPLACE and MPI_NO_OP
   kCInteger,       // signed/unsigned char, short, int, long, long long, the fixed-width integers (not MPI_CHAR)
+  kFortranInteger, // MPI_INTEGER, MPI_INTEGER1 ... 8: as C's, but no logical operators
   kFloating,       // float, double, long double
-  kLogical,        // MPI_C_BOOL, MPI_CXX_BOOL
-  kComplex,        // the C and C++ complex types
+  kLogical,        // MPI_C_BOOL, MPI_CXX_BOOL, MPI_LOGICAL
+  kComplex,        // the C, C++ and Fortran complex types
   kByte,           // MPI_BYTE
   kMultiLanguage,  // MPI_AINT, MPI_OFFSET, MPI_COUNT
-  kPair,           // MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT
+  kPair,           // MPI_FLOAT_INT, ..., MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT, MPI_2INTEGER, MPI_2REAL, ...
 };
 
 constexpr const char* group_name(Group g) {
@@ -38,6 +39,7 @@ constexpr const char* group_name(Group g) {
     case Group::kInvalid: return "invalid";
     case Group::kNone: return "no reduction";
     case Group::kCInteger: return "C integer";
+    case Group::kFortranInteger: return "Fortran integer";
     case Group::kFloating: return "floating point";
     case Group::kLogical: return "logical";
     case Group::kComplex: return "complex";
@@ -54,13 +56,16 @@ constexpr bool allowed(int op, Group g) {
   if (g == Group::kInvalid) return false;
   switch (op) {
     case kOpMax: case kOpMin:
-      return g == Group::kCInteger || g == Group::kFloating || g == Group::kMultiLanguage;
+      return g == Group::kCInteger || g == Group::kFortranInteger || g == Group::kFloating ||
+             g == Group::kMultiLanguage;
     case kOpSum: case kOpProd:
-      return g == Group::kCInteger || g == Group::kFloating || g == Group::kComplex || g == Group::kMultiLanguage;
+      return g == Group::kCInteger || g == Group::kFortranInteger || g == Group::kFloating ||
+             g == Group::kComplex || g == Group::kMultiLanguage;
     case kOpLand: case kOpLor: case kOpLxor:
       return g == Group::kCInteger || g == Group::kLogical;
     case kOpBand: case kOpBor: case kOpBxor:
-      return g == Group::kCInteger || g == Group::kByte || g == Group::kMultiLanguage;
+      return g == Group::kCInteger || g == Group::kFortranInteger || g == Group::kByte ||
+             g == Group::kMultiLanguage;
     case kOpMaxloc: case kOpMinloc:
       return g == Group::kPair;
     case kOpReplace: case kOpNoOp:
@@ -120,6 +125,24 @@ template <> struct ElementOf<kCxxBool> : Element<unsigned char, Group::kLogical>
 template <> struct ElementOf<kCxxFloatComplex> : Element<std::complex<float>, Group::kComplex> {};
 template <> struct ElementOf<kCxxDoubleComplex> : Element<std::complex<double>, Group::kComplex> {};
 template <> struct ElementOf<kCxxLongDoubleComplex> : Element<std::complex<long double>, Group::kComplex> {};
+template <> struct ElementOf<kCharacter> : Element<char, Group::kNone> {};
+template <> struct ElementOf<kLogical> : Element<int32_t, Group::kLogical> {};  // any nonzero value is .TRUE.
+template <> struct ElementOf<kInteger> : Element<int32_t, Group::kFortranInteger> {};
+template <> struct ElementOf<kReal> : Element<float, Group::kFloating> {};
+template <> struct ElementOf<kDoublePrecision> : Element<double, Group::kFloating> {};
+template <> struct ElementOf<kComplex> : Element<std::complex<float>, Group::kComplex> {};
+template <> struct ElementOf<kDoubleComplex> : Element<std::complex<double>, Group::kComplex> {};
+template <> struct ElementOf<k2Integer> : Element<kernels::Pair<int32_t, int32_t>, Group::kPair> {};
+template <> struct ElementOf<k2Real> : Element<kernels::Pair<float, float>, Group::kPair> {};
+template <> struct ElementOf<k2DoublePrecision> : Element<kernels::Pair<double, double>, Group::kPair> {};
+template <> struct ElementOf<kInteger1> : Element<int8_t, Group::kFortranInteger> {};
+template <> struct ElementOf<kInteger2> : Element<int16_t, Group::kFortranInteger> {};
+template <> struct ElementOf<kInteger4> : Element<int32_t, Group::kFortranInteger> {};
+template <> struct ElementOf<kInteger8> : Element<int64_t, Group::kFortranInteger> {};
+template <> struct ElementOf<kReal4> : Element<float, Group::kFloating> {};
+template <> struct ElementOf<kReal8> : Element<double, Group::kFloating> {};
+template <> struct ElementOf<kComplex8> : Element<std::complex<float>, Group::kComplex> {};
+template <> struct ElementOf<kComplex16> : Element<std::complex<double>, Group::kComplex> {};
 static_assert(sizeof(bool) == 1, "MPI_C_BOOL and MPI_CXX_BOOL are reduced as single bytes");
 
 template <int Op> struct OperatorOf;
@@ -199,8 +222,8 @@ constexpr const char* kOpNames[kPredefinedOpEnd] = {
 // "C integer, floating point and complex types": the groups an operator is defined on, for messages.
 std::string allowed_groups(int op) {
   std::string out;
-  const Group groups[] = {Group::kCInteger, Group::kFloating, Group::kLogical, Group::kComplex,
-                          Group::kByte,     Group::kMultiLanguage, Group::kPair};
+  const Group groups[] = {Group::kCInteger, Group::kFortranInteger, Group::kFloating,      Group::kLogical,
+                          Group::kComplex,   Group::kByte,           Group::kMultiLanguage, Group::kPair};
   int n = 0, total = 0;
   for (Group g : groups) total += allowed(op, g);
   for (Group g : groups) {

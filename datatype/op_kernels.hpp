@@ -8,11 +8,12 @@
 
 namespace strata::datatype::kernels {
 
-// The C layout of the MAXLOC/MINLOC pair types: MPI_DOUBLE_INT is struct { double value; int index; }.
-template <class V>
+// The C layout of the MAXLOC/MINLOC pair types: MPI_DOUBLE_INT is struct { double value; int index; }, Fortran's
+// MPI_2REAL struct { float value; float index; }.
+template <class V, class Index = int>
 struct Pair {
   V value;
-  int index;
+  Index index;
 };
 
 // Integer sums and products wrap around (two's complement) instead of overflowing, which C++ leaves undefined:

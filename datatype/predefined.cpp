@@ -9,11 +9,12 @@
 namespace strata::datatype {
 namespace {
 
-// The pair types of MAXLOC/MINLOC are C structs {value; int}; their extent includes the padding.
-template <class V>
+// The pair types of MAXLOC/MINLOC are C structs {value; int} (Fortran's: {value; value}); their extent includes the
+// padding.
+template <class V, class Index = int>
 struct Pair {
   V value;
-  int index;
+  Index index;
 };
 
 struct Entry {
@@ -44,17 +45,18 @@ Entry simple(const char* name, int index) {
   return e;
 }
 
-// A pair's size is its data (value + int) and its extent the struct's: contiguous only without padding.
-template <class V>
+// A pair's size is its data (value + index) and its extent the struct's: contiguous only without padding.
+template <class V, class Index = int>
 Entry pair(const char* name, int index) {
-  Entry e = base(name, index, sizeof(Pair<V>), alignof(Pair<V>));
-  e.type.size = sizeof(V) + sizeof(int);
-  e.type.true_ub = offsetof(Pair<V>, index) + sizeof(int);
+  using P = Pair<V, Index>;
+  Entry e = base(name, index, sizeof(P), alignof(P));
+  e.type.size = sizeof(V) + sizeof(Index);
+  e.type.true_ub = offsetof(P, index) + sizeof(Index);
   e.type.elements = 2;
   e.type.layout.append(Piece{0, 1, 0, sizeof(V), nullptr});
-  e.type.layout.append(Piece{offsetof(Pair<V>, index), 1, 0, sizeof(int), nullptr});
-  e.type.contiguous = e.type.layout.is_one_block() && e.type.size == sizeof(Pair<V>);
-  e.parts = {{sizeof(V), sizeof(int)}, 2};
+  e.type.layout.append(Piece{offsetof(P, index), 1, 0, sizeof(Index), nullptr});
+  e.type.contiguous = e.type.layout.is_one_block() && e.type.size == sizeof(P);
+  e.parts = {{sizeof(V), sizeof(Index)}, 2};
   return e;
 }
 
@@ -105,6 +107,24 @@ std::array<Entry, kPredefinedEnd>& table() {
       simple<float _Complex>("MPI_CXX_FLOAT_COMPLEX", kCxxFloatComplex),
       simple<double _Complex>("MPI_CXX_DOUBLE_COMPLEX", kCxxDoubleComplex),
       simple<long double _Complex>("MPI_CXX_LONG_DOUBLE_COMPLEX", kCxxLongDoubleComplex),
+      simple<char>("MPI_CHARACTER", kCharacter),
+      simple<int32_t>("MPI_LOGICAL", kLogical),
+      simple<int32_t>("MPI_INTEGER", kInteger),
+      simple<float>("MPI_REAL", kReal),
+      simple<double>("MPI_DOUBLE_PRECISION", kDoublePrecision),
+      simple<float _Complex>("MPI_COMPLEX", kComplex),
+      simple<double _Complex>("MPI_DOUBLE_COMPLEX", kDoubleComplex),
+      pair<int32_t, int32_t>("MPI_2INTEGER", k2Integer),
+      pair<float, float>("MPI_2REAL", k2Real),
+      pair<double, double>("MPI_2DOUBLE_PRECISION", k2DoublePrecision),
+      simple<int8_t>("MPI_INTEGER1", kInteger1),
+      simple<int16_t>("MPI_INTEGER2", kInteger2),
+      simple<int32_t>("MPI_INTEGER4", kInteger4),
+      simple<int64_t>("MPI_INTEGER8", kInteger8),
+      simple<float>("MPI_REAL4", kReal4),
+      simple<double>("MPI_REAL8", kReal8),
+      simple<float _Complex>("MPI_COMPLEX8", kComplex8),
+      simple<double _Complex>("MPI_COMPLEX16", kComplex16),
   };
   return t;
 }

@@ -11,6 +11,9 @@ enum PredefinedType : int {
   kInt64, kUint8, kUint16, kUint32, kUint64, kCFloatComplex, kCDoubleComplex, kCLongDoubleComplex, kAint, kOffset,
   kCount, kPacked, kFloatInt, kDoubleInt, kLongInt, k2Int, kShortInt, kLongDoubleInt, kCxxBool,
   kCxxFloatComplex, kCxxDoubleComplex, kCxxLongDoubleComplex,
+  // Fortran's (gfortran's default kinds)
+  kCharacter, kLogical, kInteger, kReal, kDoublePrecision, kComplex, kDoubleComplex, k2Integer, k2Real,
+  k2DoublePrecision, kInteger1, kInteger2, kInteger4, kInteger8, kReal4, kReal8, kComplex8, kComplex16,
   kPredefinedEnd
 };
 

@@ -129,6 +129,35 @@ typedef long long MPI_Count;
 #define MPI_CXX_FLOAT_COMPLEX STRATA_DT(40)
 #define MPI_CXX_DOUBLE_COMPLEX STRATA_DT(41)
 #define MPI_CXX_LONG_DOUBLE_COMPLEX STRATA_DT(42)
+/* Fortran's named types, for C code that handles Fortran data (MPI-4.0 A.1.1, 19.3.6); gfortran's default kinds:
+ * INTEGER, REAL and LOGICAL of 4 bytes. The optional kinds C has no type for are MPI_DATATYPE_NULL. */
+#define MPI_CHARACTER STRATA_DT(43)
+#define MPI_LOGICAL STRATA_DT(44)
+#define MPI_INTEGER STRATA_DT(45)
+#define MPI_REAL STRATA_DT(46)
+#define MPI_DOUBLE_PRECISION STRATA_DT(47)
+#define MPI_COMPLEX STRATA_DT(48)
+#define MPI_DOUBLE_COMPLEX STRATA_DT(49)
+#define MPI_2INTEGER STRATA_DT(50)
+#define MPI_2REAL STRATA_DT(51)
+#define MPI_2DOUBLE_PRECISION STRATA_DT(52)
+#define MPI_INTEGER1 STRATA_DT(53)
+#define MPI_INTEGER2 STRATA_DT(54)
+#define MPI_INTEGER4 STRATA_DT(55)
+#define MPI_INTEGER8 STRATA_DT(56)
+#define MPI_REAL4 STRATA_DT(57)
+#define MPI_REAL8 STRATA_DT(58)
+#define MPI_COMPLEX8 STRATA_DT(59)
+#define MPI_COMPLEX16 STRATA_DT(60)
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
+/* MPI_Type_match_size's classes (MPI-4.0 19.3.5). */
+#define MPI_TYPECLASS_INTEGER 1
+#define MPI_TYPECLASS_REAL 2
+#define MPI_TYPECLASS_COMPLEX 3
 
 /* Datatype constructors, as MPI_Type_get_envelope reports them; MPI_ORDER_* for MPI_Type_create_subarray. */
 #define MPI_COMBINER_NAMED 0
@@ -670,6 +699,10 @@ STRATA_DECLARE(int, Type_get_contents,
                 int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
 STRATA_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
 STRATA_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+/* The Fortran type of a class and a size in bytes: MPI_INTEGER1 ... 8, MPI_REAL4 and 8, MPI_COMPLEX8 and 16, and
+ * for sizeof(long double) and its complex MPI_LONG_DOUBLE and MPI_C_LONG_DOUBLE_COMPLEX (the predefined handle
+ * itself); MPI_ERR_ARG for another class or size. */
+STRATA_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
 STRATA_DECLARE(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 STRATA_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
 

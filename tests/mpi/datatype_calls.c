@@ -109,6 +109,22 @@ static const predefined predefs[] = {
     {MPI_CXX_FLOAT_COMPLEX, sizeof(float _Complex), "MPI_CXX_FLOAT_COMPLEX"},
     {MPI_CXX_DOUBLE_COMPLEX, sizeof(double _Complex), "MPI_CXX_DOUBLE_COMPLEX"},
     {MPI_CXX_LONG_DOUBLE_COMPLEX, sizeof(long double _Complex), "MPI_CXX_LONG_DOUBLE_COMPLEX"},
+    /* Fortran's, at gfortran's default kinds (A.1.1). */
+    {MPI_CHARACTER, 1, "MPI_CHARACTER"},
+    {MPI_LOGICAL, 4, "MPI_LOGICAL"},
+    {MPI_INTEGER, 4, "MPI_INTEGER"},
+    {MPI_REAL, 4, "MPI_REAL"},
+    {MPI_DOUBLE_PRECISION, 8, "MPI_DOUBLE_PRECISION"},
+    {MPI_COMPLEX, 8, "MPI_COMPLEX"},
+    {MPI_DOUBLE_COMPLEX, 16, "MPI_DOUBLE_COMPLEX"},
+    {MPI_INTEGER1, 1, "MPI_INTEGER1"},
+    {MPI_INTEGER2, 2, "MPI_INTEGER2"},
+    {MPI_INTEGER4, 4, "MPI_INTEGER4"},
+    {MPI_INTEGER8, 8, "MPI_INTEGER8"},
+    {MPI_REAL4, 4, "MPI_REAL4"},
+    {MPI_REAL8, 8, "MPI_REAL8"},
+    {MPI_COMPLEX8, 8, "MPI_COMPLEX8"},
+    {MPI_COMPLEX16, 16, "MPI_COMPLEX16"},
 };
 enum { NPREDEFS = sizeof predefs / sizeof predefs[0] };
 
@@ -196,6 +212,18 @@ static void pair_types(void) {
   CHECK_PAIR(MPI_2INT, struct two_int, int);
   CHECK_PAIR(MPI_SHORT_INT, struct short_int, short);
   CHECK_PAIR(MPI_LONG_DOUBLE_INT, struct long_double_int, long double);
+  /* Fortran's pairs are two values of one type: no padding. */
+  const struct {
+    MPI_Datatype type;
+    const char *name;
+    int size;
+  } twins[] = {{MPI_2INTEGER, "MPI_2INTEGER", 8}, {MPI_2REAL, "MPI_2REAL", 8},
+               {MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16}};
+  for (int i = 0; i < 3; ++i) {
+    check_bounds(twins[i].type, twins[i].name, twins[i].size, 0, twins[i].size, 0, twins[i].size, 1, __LINE__);
+    check_named_envelope(twins[i].type, twins[i].name, __LINE__);
+    check_name(twins[i].type, twins[i].name, __LINE__);
+  }
   /* x86-64 values, written out: MPI_DOUBLE_INT is 12 bytes of data in a 16-byte extent. */
   int s = 0;
   MPI_Aint lb = -1, extent = -1;
@@ -1151,12 +1179,40 @@ static void addresses(void) {
   CHECK_MPI(MPI_Type_free(&abs));
 }
 
+/* MPI_Type_match_size (19.3.5): the predefined Fortran type of a class and a size, or MPI_ERR_ARG. */
+static void match_size(void) {
+  const struct {
+    int typeclass, size;
+    MPI_Datatype want;
+  } cases[] = {{MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1}, {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+               {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4}, {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+               {MPI_TYPECLASS_REAL, 4, MPI_REAL4},       {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
+               {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8}, {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16},
+               {MPI_TYPECLASS_REAL, (int)sizeof(long double), MPI_LONG_DOUBLE},
+               {MPI_TYPECLASS_COMPLEX, (int)sizeof(long double _Complex), MPI_C_LONG_DOUBLE_COMPLEX}};
+  for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    int size = -1;
+    CHECK_MPI(MPI_Type_match_size(cases[i].typeclass, cases[i].size, &t));
+    CHECK(t == cases[i].want);
+    CHECK_MPI(MPI_Type_size(t, &size));
+    CHECK(size == cases[i].size);
+  }
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  TEST_EXPECT_ERROR(MPI_Type_match_size(MPI_TYPECLASS_REAL, 3, &t), MPI_ERR_ARG, "MPI_Type_match_size");
+  TEST_EXPECT_ERROR(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 16, &t), MPI_ERR_ARG, "MPI_Type_match_size");
+  TEST_EXPECT_ERROR(MPI_Type_match_size(99, 4, &t), MPI_ERR_ARG, "MPI_Type_match_size");
+  TEST_EXPECT_ERROR(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, NULL), MPI_ERR_ARG, "MPI_Type_match_size");
+  CHECK(t == MPI_DATATYPE_NULL);
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
   predefined_types();
   pair_types();
+  match_size();
   derived_types();
   names();
   pack_calls();

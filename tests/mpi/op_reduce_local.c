@@ -1,4 +1,4 @@
-/* MPI_Reduce_local with every predefined operator on many types, checked against loops written here; MAXLOC and
+/* MPI_Reduce_local with every predefined operator on many types (Fortran's named types too), checked against loops written here; MAXLOC and
  * MINLOC ties; a non-commutative user operator (2x2 integer matrix product: inoutbuf = inbuf x inoutbuf, in that
  * order); MPI_Op_create / MPI_Op_free / MPI_Op_commutative; and bad input, with MPI_ERRORS_RETURN: freeing a
  * predefined operator, an operator on a type it is not defined on (MPI_BAND on MPI_DOUBLE), a negative count,
@@ -114,6 +114,29 @@ static void logical_and_bitwise(void) {
   EXPECT_REDUCE(MPI_Aint, MPI_AINT, MPI_BAND, i * 0x10001, 0xff00ff, a & b);
 }
 
+/* ---- Fortran's named types (gfortran's default kinds: INTEGER, REAL and LOGICAL of 4 bytes) -------------------- */
+struct two_real { float value; float index; };
+struct two_double_precision { double value; double index; };
+
+static void fortran_types(void) {
+  EXPECT_REDUCE(int32_t, MPI_INTEGER, MPI_SUM, i * 1000, -3 * i, a + b);
+  EXPECT_REDUCE(int32_t, MPI_INTEGER, MPI_BXOR, i * 0x1357, 0x2468, a ^ b);
+  EXPECT_REDUCE(int8_t, MPI_INTEGER1, MPI_MAX, i - 18, 18 - i, MAX(a, b));
+  EXPECT_REDUCE(int64_t, MPI_INTEGER8, MPI_PROD, i - 20, 1LL << 33, a * b);
+  EXPECT_REDUCE(float, MPI_REAL, MPI_MIN, i * 0.25f, 3.5f - i, MIN(a, b));
+  EXPECT_REDUCE(double, MPI_DOUBLE_PRECISION, MPI_SUM, i * 0.5, 1e6 - i, a + b);
+  EXPECT_REDUCE(double, MPI_REAL8, MPI_PROD, i * 0.5, i - 4.25, a * b);
+  EXPECT_REDUCE(float _Complex, MPI_COMPLEX, MPI_SUM, i + 2.0f * I, 1.0f - i * I, a + b);
+  EXPECT_REDUCE(double _Complex, MPI_DOUBLE_COMPLEX, MPI_PROD, i + 0.5 * I, 2.0 - i * I, a * b);
+  EXPECT_REDUCE(int32_t, MPI_LOGICAL, MPI_LOR, i % 3, i % 2 * 7, a || b);
+  EXPECT_REDUCE(int32_t, MPI_LOGICAL, MPI_LXOR, i % 3, i % 2, !a != !b);
+  /* MPI-4.0 6.9.2: the logical operators take C integers and logicals, not Fortran integers; nothing takes
+   * MPI_CHARACTER. */
+  int32_t x[2] = {1, 0}, y[2] = {1, 1};
+  TEST_EXPECT_ERROR(MPI_Reduce_local(x, y, 2, MPI_INTEGER, MPI_LAND), MPI_ERR_OP, "MPI_Reduce_local");
+  TEST_EXPECT_ERROR(MPI_Reduce_local(x, y, 2, MPI_CHARACTER, MPI_MAX), MPI_ERR_OP, "MPI_Reduce_local");
+}
+
 /* ---- MAXLOC / MINLOC on every pair type, ties included ------------------------------------------------------- */
 struct float_int { float value; int index; };
 struct double_int { double value; int index; };
@@ -157,6 +180,9 @@ static void maxloc_minloc(void) {
   EXPECT_LOC(struct two_int, MPI_2INT);
   EXPECT_LOC(struct short_int, MPI_SHORT_INT);
   EXPECT_LOC(struct long_double_int, MPI_LONG_DOUBLE_INT);
+  EXPECT_LOC(struct two_int, MPI_2INTEGER);
+  EXPECT_LOC(struct two_real, MPI_2REAL);
+  EXPECT_LOC(struct two_double_precision, MPI_2DOUBLE_PRECISION);
 
   /* Explicit ties: equal values keep the smaller index, whichever buffer holds it. */
   struct double_int a[3] = {{2.5, 4}, {2.5, 1}, {-1.0, 0}}, b[3] = {{2.5, 3}, {2.5, 6}, {-1.0, 0}};
@@ -347,6 +373,7 @@ int main(int argc, char **argv) {
   arithmetic();
   complex_types();
   logical_and_bitwise();
+  fortran_types();
   maxloc_minloc();
   replace_and_no_op();
   derived_types();

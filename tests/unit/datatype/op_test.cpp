@@ -26,7 +26,7 @@ namespace {
 
 // ---- The standard's table, independently of op.cpp ----------------------------------------------------------------
 
-enum class Group { kNone, kCInteger, kFloating, kLogical, kComplex, kByte, kMultiLanguage, kPair };
+enum class Group { kNone, kCInteger, kFortranInteger, kFloating, kLogical, kComplex, kByte, kMultiLanguage, kPair };
 
 Group group_of(int type) {
   switch (type) {
@@ -34,20 +34,24 @@ Group group_of(int type) {
     case kUnsignedLong: case kLongLong: case kUnsignedLongLong: case kInt8: case kInt16: case kInt32: case kInt64:
     case kUint8: case kUint16: case kUint32: case kUint64:
       return Group::kCInteger;
-    case kFloat: case kDouble: case kLongDouble:
+    case kInteger: case kInteger1: case kInteger2: case kInteger4: case kInteger8:
+      return Group::kFortranInteger;
+    case kFloat: case kDouble: case kLongDouble: case kReal: case kDoublePrecision: case kReal4: case kReal8:
       return Group::kFloating;
-    case kCBool: case kCxxBool:
+    case kCBool: case kCxxBool: case kLogical:
       return Group::kLogical;
     case kCFloatComplex: case kCDoubleComplex: case kCLongDoubleComplex: case kCxxFloatComplex:
-    case kCxxDoubleComplex: case kCxxLongDoubleComplex:
+    case kCxxDoubleComplex: case kCxxLongDoubleComplex: case kComplex: case kDoubleComplex: case kComplex8:
+    case kComplex16:
       return Group::kComplex;
     case kByte:
       return Group::kByte;
     case kAint: case kOffset: case kCount:
       return Group::kMultiLanguage;
     case kFloatInt: case kDoubleInt: case kLongInt: case k2Int: case kShortInt: case kLongDoubleInt:
+    case k2Integer: case k2Real: case k2DoublePrecision:
       return Group::kPair;
-    default:  // MPI_CHAR, MPI_WCHAR, MPI_PACKED
+    default:  // MPI_CHAR, MPI_WCHAR, MPI_PACKED, MPI_CHARACTER
       return Group::kNone;
   }
 }
@@ -55,10 +59,12 @@ Group group_of(int type) {
 bool standard_allows(int op, Group g) {
   using enum Group;
   switch (op) {
-    case kOpMax: case kOpMin: return g == kCInteger || g == kFloating || g == kMultiLanguage;
-    case kOpSum: case kOpProd: return g == kCInteger || g == kFloating || g == kComplex || g == kMultiLanguage;
+    case kOpMax: case kOpMin: return g == kCInteger || g == kFortranInteger || g == kFloating || g == kMultiLanguage;
+    case kOpSum: case kOpProd:
+      return g == kCInteger || g == kFortranInteger || g == kFloating || g == kComplex || g == kMultiLanguage;
     case kOpLand: case kOpLor: case kOpLxor: return g == kCInteger || g == kLogical;
-    case kOpBand: case kOpBor: case kOpBxor: return g == kCInteger || g == kByte || g == kMultiLanguage;
+    case kOpBand: case kOpBor: case kOpBxor:
+      return g == kCInteger || g == kFortranInteger || g == kByte || g == kMultiLanguage;
     case kOpMaxloc: case kOpMinloc: return g == kPair;
     case kOpReplace: case kOpNoOp: return true;
     default: return false;
@@ -67,13 +73,13 @@ bool standard_allows(int op, Group g) {
 
 // ---- C types of the predefined types -------------------------------------------------------------------------------
 
-template <class V>
+template <class V, class Index = int>
 struct Pair {
   V value;
-  int index;
+  Index index;
 };
 template <class T> constexpr bool kIsPair = false;
-template <class V> constexpr bool kIsPair<Pair<V>> = true;
+template <class V, class Index> constexpr bool kIsPair<Pair<V, Index>> = true;
 template <class T> constexpr bool kIsComplex = false;
 template <class V> constexpr bool kIsComplex<std::complex<V>> = true;
 
@@ -85,7 +91,7 @@ struct Tag {
 template <class F>
 void with_c_type(int type, F&& f) {
   switch (type) {
-    case kChar: return f(Tag<char>{});
+    case kChar: case kCharacter: return f(Tag<char>{});
     case kSignedChar: return f(Tag<signed char>{});
     case kUnsignedChar: case kByte: case kPacked: return f(Tag<unsigned char>{});
     case kWchar: return f(Tag<wchar_t>{});
@@ -97,20 +103,21 @@ void with_c_type(int type, F&& f) {
     case kUnsignedLong: return f(Tag<unsigned long>{});
     case kLongLong: case kOffset: case kCount: return f(Tag<long long>{});
     case kUnsignedLongLong: return f(Tag<unsigned long long>{});
-    case kFloat: return f(Tag<float>{});
-    case kDouble: return f(Tag<double>{});
+    case kFloat: case kReal: case kReal4: return f(Tag<float>{});
+    case kDouble: case kDoublePrecision: case kReal8: return f(Tag<double>{});
     case kLongDouble: return f(Tag<long double>{});
     case kCBool: case kCxxBool: return f(Tag<bool>{});
-    case kInt8: return f(Tag<int8_t>{});
-    case kInt16: return f(Tag<int16_t>{});
-    case kInt32: return f(Tag<int32_t>{});
-    case kInt64: return f(Tag<int64_t>{});
+    case kInt8: case kInteger1: return f(Tag<int8_t>{});
+    case kInt16: case kInteger2: return f(Tag<int16_t>{});
+    case kInt32: case kInteger: case kInteger4: case kLogical: return f(Tag<int32_t>{});
+    case kInt64: case kInteger8: return f(Tag<int64_t>{});
     case kUint8: return f(Tag<uint8_t>{});
     case kUint16: return f(Tag<uint16_t>{});
     case kUint32: return f(Tag<uint32_t>{});
     case kUint64: return f(Tag<uint64_t>{});
-    case kCFloatComplex: case kCxxFloatComplex: return f(Tag<std::complex<float>>{});
-    case kCDoubleComplex: case kCxxDoubleComplex: return f(Tag<std::complex<double>>{});
+    case kCFloatComplex: case kCxxFloatComplex: case kComplex: case kComplex8: return f(Tag<std::complex<float>>{});
+    case kCDoubleComplex: case kCxxDoubleComplex: case kDoubleComplex: case kComplex16:
+      return f(Tag<std::complex<double>>{});
     case kCLongDoubleComplex: case kCxxLongDoubleComplex: return f(Tag<std::complex<long double>>{});
     case kAint: return f(Tag<intptr_t>{});
     case kFloatInt: return f(Tag<Pair<float>>{});
@@ -119,6 +126,9 @@ void with_c_type(int type, F&& f) {
     case k2Int: return f(Tag<Pair<int>>{});
     case kShortInt: return f(Tag<Pair<short>>{});
     case kLongDoubleInt: return f(Tag<Pair<long double>>{});
+    case k2Integer: return f(Tag<Pair<int32_t, int32_t>>{});
+    case k2Real: return f(Tag<Pair<float, float>>{});
+    case k2DoublePrecision: return f(Tag<Pair<double, double>>{});
   }
   FAIL() << "no C type for predefined type " << type;
 }
@@ -144,7 +154,7 @@ T random_value(std::mt19937_64& rng) {
     T p;
     std::memset(&p, 0, sizeof p);
     p.value = static_cast<decltype(p.value)>(static_cast<int>(rng() % 7) - 3);
-    p.index = static_cast<int>(rng() % 10);
+    p.index = static_cast<decltype(p.index)>(rng() % 10);
     return p;
   }
 }
@@ -301,8 +311,8 @@ TEST(PredefinedOps, TableAndFlags) {
 TEST(Check, MessageNamesOperatorTypeAndWhatIsAllowed) {
   strata::Status s = check(*predefined_op(kOpBand), *predefined(kDouble));
   EXPECT_EQ(s.error_class, kErrOp);
-  EXPECT_EQ(s.message, "MPI_BAND is not defined on MPI_DOUBLE (a floating point type; MPI_BAND takes C integer, byte "
-                       "and multi-language (MPI_AINT, MPI_OFFSET, MPI_COUNT) types)");
+  EXPECT_EQ(s.message, "MPI_BAND is not defined on MPI_DOUBLE (a floating point type; MPI_BAND takes C integer, "
+                       "Fortran integer, byte and multi-language (MPI_AINT, MPI_OFFSET, MPI_COUNT) types)");
   s = check(*predefined_op(kOpSum), *predefined(kChar));  // MPI_CHAR is text, not a C integer (6.9.2)
   EXPECT_EQ(s.error_class, kErrOp);
   EXPECT_NE(s.message.find("MPI_SUM is not defined on MPI_CHAR (in none of"), std::string::npos) << s.message;
