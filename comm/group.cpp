@@ -1,5 +1,6 @@
 #include "comm/group.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -36,13 +37,10 @@ int Group::rank_of(int world_rank) const {
 }
 
 MemberIndex::MemberIndex(const Group& g) {
-  rank_.reserve(g.world_ranks.size());
-  for (std::size_t i = 0; i < g.world_ranks.size(); ++i) rank_.emplace(g.world_ranks[i], static_cast<int>(i));
-}
-
-int MemberIndex::rank_of(int world_rank) const {
-  auto it = rank_.find(world_rank);
-  return it == rank_.end() ? kUndefined : it->second;
+  int largest = -1;
+  for (int w : g.world_ranks) largest = std::max(largest, w);
+  rank_.assign(static_cast<std::size_t>(largest + 1), kUndefined);
+  for (std::size_t i = 0; i < g.world_ranks.size(); ++i) rank_[g.world_ranks[i]] = static_cast<int>(i);
 }
 
 Status incl(const Group& g, std::span<const int> ranks, Group& out) {

@@ -3,12 +3,11 @@
 //
 // Every function that takes group ranks from the user validates all of them before building anything, and reports
 // the first bad one in a Status whose message names the value ("rank 9 out of range (group has 4 members)"). The
-// algebra runs in linear time: membership questions go through a hash index of the other group, never a nested
-// loop, so groups of MPI_COMM_WORLD's size stay cheap.
+// algebra runs in linear time: membership questions go through an index of the other group (a table by world
+// rank), never a nested loop, so groups of MPI_COMM_WORLD's size stay cheap.
 #pragma once
 #include <array>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "runtime/status.hpp"
@@ -35,15 +34,19 @@ struct Group {
   int rank_of(int world_rank) const;
 };
 
-// world rank -> group rank, for repeated membership questions about one group.
+// world rank -> group rank, for repeated membership questions about one group. World ranks are dense (0 .. size of
+// the world - 1), so the index is a table up to the group's largest one: one allocation, no hashing (a hash map's
+// nodes made MPI_Group_translate_ranks into a large group several times slower than into a small one).
 class MemberIndex {
  public:
   explicit MemberIndex(const Group& g);
-  int rank_of(int world_rank) const;  // kUndefined if absent
+  int rank_of(int world_rank) const {  // kUndefined if absent
+    return world_rank >= 0 && static_cast<std::size_t>(world_rank) < rank_.size() ? rank_[world_rank] : kUndefined;
+  }
   bool contains(int world_rank) const { return rank_of(world_rank) != kUndefined; }
 
  private:
-  std::unordered_map<int, int> rank_;
+  std::vector<int> rank_;
 };
 
 // One triplet of MPI_Group_range_incl / MPI_Group_range_excl: {first, last, stride}.
