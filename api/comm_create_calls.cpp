@@ -20,6 +20,15 @@ namespace {
 
 bool predefined_comm(MPI_Comm h) { return h == MPI_COMM_WORLD || h == MPI_COMM_SELF; }
 
+// MPI_Comm_free's and MPI_Comm_disconnect's argument: a communicator the program made.
+Check& check_ending(Check& check, const MPI_Comm* comm, comm::Communicator*& c, const char* verb) {
+  check.not_null(comm, "comm");
+  if (check.ok()) check.comm(*comm, c);
+  if (check.ok() && predefined_comm(*comm))
+    check.fail(MPI_ERR_COMM, describe_comm(*comm) + " is predefined and cannot be " + verb);
+  return check;
+}
+
 Check& check_group(Check& check, MPI_Group group, comm::Group*& out) {
   if (!check.ok()) return check;
   out = group == MPI_GROUP_EMPTY ? nullptr : group_of(group);
@@ -153,11 +162,7 @@ STRATA_PMPI(Comm_free)
 extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Comm_free", comm ? *comm : MPI_COMM_NULL);
-  check.not_null(comm, "comm");
-  if (check.ok()) check.comm(*comm, c);
-  if (check.ok() && predefined_comm(*comm))
-    check.fail(MPI_ERR_COMM, describe_comm(*comm) + " is predefined and cannot be freed");
-  if (!check.ok()) return check.raise();
+  if (!check_ending(check, comm, c, "freed").ok()) return check.raise();
   const MPI_Comm handle = *comm;
   const int rc = delete_attributes(handle, c->attributes);
   const MPI_Errhandler handler = c->errhandler;
@@ -180,11 +185,7 @@ STRATA_PMPI(Comm_disconnect)
 extern "C" int PMPI_Comm_disconnect(MPI_Comm* comm) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Comm_disconnect", comm ? *comm : MPI_COMM_NULL);
-  check.not_null(comm, "comm");
-  if (check.ok()) check.comm(*comm, c);
-  if (check.ok() && predefined_comm(*comm))
-    check.fail(MPI_ERR_COMM, describe_comm(*comm) + " is predefined and cannot be disconnected");
-  if (!check.ok()) return check.raise();
+  if (!check_ending(check, comm, c, "disconnected").ok()) return check.raise();
   if (const int rc = PMPI_Barrier(*comm); rc != MPI_SUCCESS) return rc;
   return PMPI_Comm_free(comm);
 }
