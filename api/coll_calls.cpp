@@ -44,7 +44,7 @@ int run(const char* call, MPI_Comm comm, Operation op, MPI_Request* request, boo
       return start(check, comm, *c, again, request);
   Args a;
   prepare(check, *c, a);
-  if (!distinct_buffers(check, a).ok()) return check.raise();
+  if (!distinct_buffers(check, op, a).ok()) return check.raise();
   return launch(check, comm, *c, op, a, key, nonblocking ? request : nullptr);
 }
 

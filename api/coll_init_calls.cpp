@@ -20,7 +20,7 @@ int run_init(const char* call, MPI_Comm comm, Operation op, MPI_Info info, MPI_R
   if (!check.ok()) return check.raise();
   Args a;
   prepare(check, *c, a);
-  if (!distinct_buffers(check, a).ok()) return check.raise();
+  if (!distinct_buffers(check, op, a).ok()) return check.raise();
   return init_persistent(check, comm, *c, op, a, hints, request);
 }
 

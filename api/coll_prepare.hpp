@@ -4,7 +4,6 @@
 // only there. Each operation's function returns the `prepare` step that api's run helpers call with the checked
 // communicator.
 #pragma once
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -77,16 +76,17 @@ inline Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, int
   return check;
 }
 
-// After an operation's checks: its send and receive buffers must not be the same (MPI-4.0 2.3, an OUT argument is
-// never aliased; MPI_IN_PLACE is how a collective shares one). Only equal start addresses of two sides that both
-// move data are refused: cheap, and never a false alarm for derived types whose data interleave. MPI_BOTTOM is
-// exempt, since the types then hold absolute addresses.
-inline Check& distinct_buffers(Check& check, const Args& a) {
+// After an operation's checks: its send and receive buffers must not overlap (MPI-4.0 2.3, an OUT argument is never
+// aliased; MPI_IN_PLACE is how a collective shares one). Only the certain case is refused, cheaply: the same start
+// address with the same datatype on both sides and data on both, so that the first elements share bytes. The v and
+// w variants and the neighbourhood collectives may place their blocks apart (displacements, degrees), and two
+// different derived types may interleave; those are left alone. MPI_BOTTOM is exempt (absolute addresses).
+inline Check& distinct_buffers(Check& check, coll::Operation op, const Args& a) {
   if (!check.ok() || a.in_place || a.sendbuf == MPI_BOTTOM || a.sendbuf != a.recvbuf) return check;
-  auto any = [](std::size_t count, const std::vector<int>& counts) {
-    return count > 0 || std::any_of(counts.begin(), counts.end(), [](int n) { return n > 0; });
-  };
-  if (any(a.sendcount, a.sendcounts) && any(a.recvcount, a.recvcounts))
+  const bool placed_apart = !a.sdispls.empty() || !a.rdispls.empty() || !a.sendtypes.empty() ||
+                            op >= coll::Operation::kNeighborAllgather;
+  if (placed_apart || a.sendtype.get() != a.recvtype.get() || a.sendtype->size == 0) return check;
+  if (a.sendcount > 0 && a.recvcount > 0)
     check.fail(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer (MPI_IN_PLACE is the way to share one)");
   return check;
 }
