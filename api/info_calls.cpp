@@ -2,8 +2,8 @@
 // runtime/info.*; this file maps handles onto it and copies strings in and out of C buffers.
 //
 // When: MPI-4.0 section 11.4.1 (Table 11.1) lets the info calls run at any time, before MPI_Init and after
-// MPI_Finalize too, so they check their arguments with InfoCheck below, not with Check (which rejects calls
-// outside Init..Finalize). Only MPI_INFO_ENV waits for MPI_Init: it describes the started job.
+// MPI_Finalize too, so they check their arguments with InfoCheck below, a Check made for any time. Only
+// MPI_INFO_ENV waits for MPI_Init: it describes the started job.
 //
 // Handles: MPI_INFO_ENV is index 1 of infos(), registered when libmpi is loaded (so no other info handle can take
 // that index) and filled with its content at its first use after MPI_Init. Code elsewhere in api/ should resolve
@@ -97,19 +97,20 @@ MPI_Info add_info(runtime::Info info) {
 
 namespace {
 
-// Check's chain, for calls allowed at any time: reports the first bad argument through MPI_COMM_SELF's handler
-// (the initial error handler before MPI_Init and after MPI_Finalize, as api::raise decides).
-class InfoCheck {
+// Check's chain at any time (Table 11.1), plus the info arguments: reports the first bad argument through
+// MPI_COMM_SELF's handler (the initial error handler before MPI_Init and after MPI_Finalize, as api::raise decides).
+class InfoCheck : public Check {
  public:
-  explicit InfoCheck(const char* call) : call_(call) {}
-  bool ok() const { return status_.ok(); }
-  int raise() const { return api::raise(call_, MPI_COMM_SELF, status_); }
+  explicit InfoCheck(const char* call) : Check(call, MPI_COMM_SELF, kAnyTime) {}
 
   InfoCheck& fail(const Status& s) {
-    if (ok()) status_ = s;
+    if (!s.ok()) Check::fail(s.error_class, s.message);
     return *this;
   }
-  InfoCheck& fail(int error_class, const std::string& message) { return fail(error(error_class, message)); }
+  InfoCheck& fail(int error_class, const std::string& message) {
+    Check::fail(error_class, message);
+    return *this;
+  }
 
   InfoCheck& info(MPI_Info handle, runtime::Info*& out) {
     if (!ok()) return *this;
@@ -130,18 +131,10 @@ class InfoCheck {
     if (ok() && value == nullptr) return fail(MPI_ERR_INFO_VALUE, "value is NULL");
     return ok() ? fail(runtime::check_value(value)) : *this;
   }
-  InfoCheck& not_null(const void* pointer, const char* what) {
-    if (ok() && pointer == nullptr) fail(MPI_ERR_ARG, std::string(what) + " is NULL");
-    return *this;
-  }
   InfoCheck& non_negative(int n, const char* what) {
     if (ok() && n < 0) fail(MPI_ERR_ARG, std::string("negative ") + what + " " + std::to_string(n));
     return *this;
   }
-
- private:
-  const char* call_;
-  Status status_;
 };
 
 // Copies at most `room` characters of s into out, then a terminator (out has room + 1 bytes).

@@ -52,7 +52,8 @@ Parts parts_of(int element) {
     case kFloat: case kReal: case kReal4: return {{same<float>(Kind::kFloat)}, 1};
     case kDouble: case kDoublePrecision: case kReal8: return {{same<double>(Kind::kFloat)}, 1};
     case kLongDouble: return {{kLongDoubleScalar}, 1};
-    case kCFloatComplex: case kCxxFloatComplex: case kComplex: case kComplex8: return {{same<float>(Kind::kFloat), same<float>(Kind::kFloat)}, 2};
+    case kCFloatComplex: case kCxxFloatComplex: case kComplex: case kComplex8:
+      return {{same<float>(Kind::kFloat), same<float>(Kind::kFloat)}, 2};
     case kCDoubleComplex: case kCxxDoubleComplex: case kDoubleComplex: case kComplex16:
       return {{same<double>(Kind::kFloat), same<double>(Kind::kFloat)}, 2};
     case kCLongDoubleComplex: case kCxxLongDoubleComplex: return {{kLongDoubleScalar, kLongDoubleScalar}, 2};

@@ -15,10 +15,11 @@
  * where the standard does not provide it (6.2.1: it is a send buffer option of the calls and ranks that list it; the
  * standard names no class, MPI_ERR_BUFFER is "invalid buffer pointer"), and for the same buffer as send and receive
  * buffer with the same type (2.3: never aliased; MPI_IN_PLACE is the way), unless neither side moves data; an
- * MPI_Alltoallv whose displacements keep the two sides apart in one buffer is legal and works. MPI_ERR_ARG or MPI_ERR_REQUEST for a NULL
- * request pointer, MPI_ERR_COMM for MPI_COMM_NULL. MPI_Cancel and MPI_Request_free on an active nonblocking
- * collective request are erroneous (6.12) without a class named: any error naming the call is accepted, and for
- * Strata MPI_ERR_REQUEST (as for MPI_Comm_idup); the request stays usable and MPI_Wait completes the operation.
+ * MPI_Alltoallv whose displacements keep the two sides apart in one buffer is legal and works. MPI_ERR_ARG or
+ * MPI_ERR_REQUEST for a NULL request pointer, MPI_ERR_COMM for MPI_COMM_NULL. MPI_Cancel and MPI_Request_free on an
+ * active nonblocking collective request are erroneous (6.12) without a class named: any error naming the call is
+ * accepted, and for Strata MPI_ERR_REQUEST (as for MPI_Comm_idup); the request stays usable and MPI_Wait completes
+ * the operation.
  * The persistent collectives' init calls (6.13) get the same checks, plus their info and request arguments.
  *
  * A plain MPI-4.0 program: it also builds with mpicc.mpich and passes. Checks where MPICH 4.0.2 departs from the

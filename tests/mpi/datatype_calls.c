@@ -219,7 +219,7 @@ static void pair_types(void) {
     int size;
   } twins[] = {{MPI_2INTEGER, "MPI_2INTEGER", 8}, {MPI_2REAL, "MPI_2REAL", 8},
                {MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16}};
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < (int)(sizeof twins / sizeof twins[0]); ++i) {
     check_bounds(twins[i].type, twins[i].name, twins[i].size, 0, twins[i].size, 0, twins[i].size, 1, __LINE__);
     check_named_envelope(twins[i].type, twins[i].name, __LINE__);
     check_name(twins[i].type, twins[i].name, __LINE__);

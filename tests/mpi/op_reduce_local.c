@@ -1,7 +1,7 @@
-/* MPI_Reduce_local with every predefined operator on many types (Fortran's named types too), checked against loops written here; MAXLOC and
- * MINLOC ties; a non-commutative user operator (2x2 integer matrix product: inoutbuf = inbuf x inoutbuf, in that
- * order); MPI_Op_create / MPI_Op_free / MPI_Op_commutative; and bad input, with MPI_ERRORS_RETURN: freeing a
- * predefined operator, an operator on a type it is not defined on (MPI_BAND on MPI_DOUBLE), a negative count,
+/* MPI_Reduce_local with every predefined operator on many types (Fortran's named types too), checked against loops
+ * written here; MAXLOC and MINLOC ties; a non-commutative user operator (2x2 integer matrix product: inoutbuf = inbuf x
+ * inoutbuf, in that order); MPI_Op_create / MPI_Op_free / MPI_Op_commutative; and bad input, with MPI_ERRORS_RETURN:
+ * freeing a predefined operator, an operator on a type it is not defined on (MPI_BAND on MPI_DOUBLE), a negative count,
  * MPI_OP_NULL, NULL and aliased buffers, freed operators. Every rank runs the same checks (they are local).
  *
  * A plain MPI-4.0 program: it also builds with mpicc.mpich (and passes). Checks where MPICH 4.0.2 departs from the
