@@ -52,7 +52,7 @@ Check& Check::info(MPI_Info handle, runtime::Info*& out, bool null_allowed) {
   return *this;
 }
 
-Check& Check::count(int count) {
+Check& Check::count(MPI_Count count) {
   if (ok() && count < 0) fail(MPI_ERR_COUNT, "negative count " + std::to_string(count));
   return *this;
 }
@@ -92,7 +92,7 @@ Check& Check::committed(MPI_Datatype handle, const datatype::Datatype* t) {
   return *this;
 }
 
-Check& Check::buffer(const void* buf, int count, const datatype::Datatype* type) {
+Check& Check::buffer(const void* buf, MPI_Count count, const datatype::Datatype* type) {
   if (!ok() || count <= 0 || type->size == 0) return *this;
   if (buf == nullptr && type->true_lb == 0)
     fail(MPI_ERR_BUFFER, "NULL buffer with count " + std::to_string(count));

@@ -28,14 +28,14 @@ class Check {
   Check& intracomm(MPI_Comm handle, comm::Communicator*& out);
   // The same, requiring an intercommunicator (MPI_Comm_remote_size, MPI_Intercomm_merge, ...).
   Check& intercomm(MPI_Comm handle, comm::Communicator*& out);
-  Check& count(int count);
+  Check& count(MPI_Count count);  // >= 0 (the int calls' counts widen to it)
   Check& type(MPI_Datatype handle, const datatype::Datatype*& out);
   Check& type(MPI_Datatype handle, datatype::TypeRef& out);
   Check& committed(MPI_Datatype handle);  // after type(): communication needs a committed type
   Check& committed(MPI_Datatype handle, const datatype::Datatype* type);  // the same, the type already looked up
   // A buffer for `count` elements: not NULL unless the type's data lies at absolute addresses (MPI_BOTTOM), and
   // count * size within MPI_Count.
-  Check& buffer(const void* buf, int count, const datatype::Datatype* type);
+  Check& buffer(const void* buf, MPI_Count count, const datatype::Datatype* type);
   Check& dest(int rank, const comm::Communicator& c);    // a rank of c or MPI_PROC_NULL
   Check& source(int rank, const comm::Communicator& c);  // also MPI_ANY_SOURCE
   Check& send_tag(int tag);

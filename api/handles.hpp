@@ -82,6 +82,7 @@ class HandleTable {
 
 struct SendRecvParts;  // derived_requests.hpp
 struct Generalized;
+struct Partitioned;    // partitioned.hpp
 
 // A point-to-point request as the API sees it: the transport request plus what only the API needs.
 struct ApiRequest : transport::Request {
@@ -101,6 +102,7 @@ struct ApiRequest : transport::Request {
   // receive, or a generalized request's callbacks.
   std::shared_ptr<SendRecvParts> parts;
   std::shared_ptr<Generalized> generalized;
+  std::shared_ptr<Partitioned> partitioned;  // MPI_Psend_init's or MPI_Precv_init's: its partitions and messages
 };
 
 HandleTable<comm::Communicator>& comms();

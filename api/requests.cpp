@@ -1,6 +1,6 @@
 // Request completion (MPI-4.0 sections 3.7.3-3.7.5, 3.8.4, 3.9): Wait/Test and their any/all/some forms, Start,
 // Request_free, Request_get_status, Cancel, Get_count. MPI_Isendrecv's and generalized requests differ in a few
-// places (derived_requests.hpp).
+// places (derived_requests.hpp), and partitioned ones start their own way (partitioned.hpp).
 //
 // A request handle is null, inactive (a persistent request not started, or already returned by a Wait/Test), or
 // active. Waiting on null or inactive requests returns at once with an empty status.
@@ -9,6 +9,7 @@
 
 #include "api/coll_launch.hpp"
 #include "api/derived_requests.hpp"
+#include "api/partitioned.hpp"
 #include "runtime/progress.hpp"
 
 using namespace strata;
@@ -95,10 +96,12 @@ int retire_all(const char* call, int count, MPI_Request* handles, const std::vec
   return raise_in_status(call, failed);
 }
 
-// MPI_Start of one checked, inactive persistent request: a point-to-point one or a collective one.
+// MPI_Start of one checked, inactive persistent request: a point-to-point, partitioned or collective one.
 void start_persistent_request(ApiRequest& r) {
   if (r.collective)
     start_persistent(r);
+  else if (r.partitioned)
+    start_partitioned(r);
   else if (r.buffered)
     start_buffered(r);
   else
@@ -305,6 +308,8 @@ extern "C" int PMPI_Request_free(MPI_Request* request) {
   lookup_required(check, request, r);
   if (check.ok() && pending(r) && r->collective)
     check.fail(MPI_ERR_REQUEST, "cannot free an active collective request (nonblocking or persistent)");
+  if (check.ok() && pending(r) && !r->complete && r->partitioned)  // MPI-4.0 4.2.2
+    check.fail(MPI_ERR_REQUEST, "cannot free an active partitioned request before it completes");
   if (!check.ok()) return check.raise();
   if (r->generalized) return release_generalized(request, r);
   requests().remove(*request);
@@ -323,6 +328,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   lookup_required(check, request, r);
   if (check.ok() && pending(r) && r->collective)
     check.fail(MPI_ERR_REQUEST, "cannot cancel an active collective request (nonblocking or persistent)");
+  if (check.ok() && pending(r) && !r->complete && r->partitioned)  // MPI-4.0 4.2.2
+    check.fail(MPI_ERR_REQUEST, "cannot cancel an active partitioned request");
   if (!check.ok()) return check.raise();
   // A receive or send that no one has matched yet is cancelled (a send once its receiver's progress has taken it
   // back); a matched one, or a send already gone out eagerly, completes as usual (MPI-4.0 3.8.4 allows both).

@@ -18,9 +18,9 @@ namespace strata::comm {
 
 struct ProcessTopology;  // process_topology.hpp
 
-// Each communicator owns a block of context ids: point-to-point uses the first, collectives the next, so their
-// messages never match each other.
-constexpr uint32_t kContextsPerComm = 2;
+// Each communicator owns a block of context ids: point-to-point uses the first, collectives the next, partitioned
+// communication the third (api/partitioned.cpp), so their messages never match each other.
+constexpr uint32_t kContextsPerComm = 3;
 
 // What a hardware split records on the communicators it makes (MPIX_Comm_get_hlevel_info): the level's name as
 // mpi_hw_resource_type values spell it, how many communicators the split made from the same parent, and this
@@ -46,6 +46,7 @@ struct Communicator {
   uint32_t idups_started = 0;  // MPI_Comm_idup calls on this communicator, the same sequence on every member
   uint32_t collectives_started = 0;  // collectives started on it (their tag blocks), the same on every member
   uint32_t persistent_collectives = 0;  // persistent collectives made on it (their tag blocks), the same everywhere
+  uint32_t partitioned_tags = 0;  // data tags handed to this process's partitioned sends on it (api/partitioned.cpp)
   // What coll/ keeps for this communicator (built collectives), made at its first collective. Never shared: a
   // communicator is not copied.
   std::shared_ptr<coll::CommCache> collectives;
@@ -57,6 +58,7 @@ struct Communicator {
   int peer_world_rank(int r) const { return inter() ? remote_world_ranks[r] : world_ranks[r]; }
   int slot() const { return static_cast<int>(context / kContextsPerComm); }
   uint32_t collective_context() const { return context + 1; }
+  uint32_t partitioned_context() const { return context + 2; }
 };
 
 Communicator make_world(const runtime::World& world);

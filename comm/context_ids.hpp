@@ -1,4 +1,4 @@
-// Context ids: every communicator owns kContextsPerComm consecutive ids (point-to-point, then collectives), i.e.
+// Context ids: every communicator owns kContextsPerComm consecutive ids (point-to-point, collectives, partitioned),
 // one "slot". A new communicator's slot must be free at every one of its members, so creation agrees on it
 // (comm/slot_agreement.hpp): each member offers a mask of free slots, the masks are ANDed across the members, and
 // all take the lowest slot free everywhere (MPICH's scheme). Disjoint new communicators made by one split share

@@ -623,6 +623,17 @@ STRATA_DECLARE(int, Bsend_init, (const void *buf, int count, MPI_Datatype dataty
                                  MPI_Comm comm, MPI_Request *request))
 STRATA_DECLARE(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                                 MPI_Request *request))
+/* Partitioned communication (MPI-4.0 chapter 4): persistent requests started with MPI_Start, whose send side marks
+ * partitions ready one by one and whose receive side may test them one by one. The two sides may cut the message
+ * into different numbers of partitions. */
+STRATA_DECLARE(int, Psend_init, (const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest,
+                                 int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
+                                 int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Pready, (int partition, MPI_Request request))
+STRATA_DECLARE(int, Pready_range, (int partition_low, int partition_high, MPI_Request request))
+STRATA_DECLARE(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request))
+STRATA_DECLARE(int, Parrived, (MPI_Request request, int partition, int *flag))
 
 /* Requests */
 STRATA_DECLARE(int, Start, (MPI_Request *request))
