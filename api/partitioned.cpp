@@ -244,6 +244,12 @@ ApiRequest* partitioned_request(Check& check, MPI_Request handle, bool send) {
   return check.ok() ? r : nullptr;
 }
 
+Check& partition_in_range(Check& check, int k, int partitions) {
+  if (check.ok() && (k < 0 || k >= partitions))
+    check.fail(MPI_ERR_ARG, "partition " + std::to_string(k) + " is not in [0, " + std::to_string(partitions) + ")");
+  return check;
+}
+
 // MPI_Pready and its range and list forms: every partition is checked before any goes.
 int mark_ready(const char* call, MPI_Request handle, std::span<const int> partitions) {
   Check check(call);
@@ -251,18 +257,18 @@ int mark_ready(const char* call, MPI_Request handle, std::span<const int> partit
   if (r != nullptr && !r->active) check.fail(MPI_ERR_REQUEST, "request is not active: MPI_Start it first");
   if (!check.ok()) return check.raise();
   Partitioned& p = *r->partitioned;
-  std::size_t checked = 0;
-  for (; checked < partitions.size() && check.ok(); ++checked) {
-    const int k = partitions[checked];
-    if (k < 0 || k >= p.partitions)
-      check.fail(MPI_ERR_ARG, "partition " + std::to_string(k) + " is not in [0, " + std::to_string(p.partitions) + ")");
-    else if (p.done[k])
+  std::size_t newly = 0;  // marked by this call so far, undone if a later one is refused
+  for (int k : partitions) {
+    if (!partition_in_range(check, k, p.partitions).ok()) break;
+    if (p.done[k]) {
       check.fail(MPI_ERR_ARG, "partition " + std::to_string(k) + " is already marked ready");
-    else
-      p.done[k] = 1;
+      break;
+    }
+    p.done[k] = 1;
+    ++newly;
   }
   if (!check.ok()) {
-    for (std::size_t i = 0; i + 1 < checked; ++i) p.done[partitions[i]] = 0;
+    for (std::size_t i = 0; i < newly; ++i) p.done[partitions[i]] = 0;
     return check.raise();
   }
   p.marked += static_cast<int>(partitions.size());
@@ -366,9 +372,7 @@ extern "C" int PMPI_Parrived(MPI_Request request, int partition, int* flag) {
     return MPI_SUCCESS;
   }
   ApiRequest* r = partitioned_request(check, request, false);
-  if (r != nullptr && (partition < 0 || partition >= r->partitioned->partitions))
-    check.fail(MPI_ERR_ARG, "partition " + std::to_string(partition) + " is not in [0, " +
-                                std::to_string(r->partitioned->partitions) + ")");
+  if (r != nullptr) partition_in_range(check, partition, r->partitioned->partitions);
   if (!check.ok()) return check.raise();
   if (!arrived(*r, partition)) runtime::progress();
   *flag = arrived(*r, partition);

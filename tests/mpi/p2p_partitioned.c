@@ -11,7 +11,9 @@ enum { TAG_CUTS = 40, TAG_ORDER = 41, TAG_OTHER = 42, TAG_TRUNC = 43, TAG_UNUSED
 static int rank, size, left, right;
 
 /* Element i of round `round` of the message from `src` to `dst`. */
-static int value(int src, int dst, int tag, int round, long i) { return (int)test_pattern(src, dst, tag * 64 + round, i); }
+static int value(int src, int dst, int tag, int round, long i) {
+  return (int)test_pattern(src, dst, tag * 64 + round, (uint64_t)i);
+}
 
 /* Marks every partition ready, in an order drawn from `rng`, switching between the three calls. */
 static void mark_all(MPI_Request req, int partitions, test_rng *rng) {
@@ -245,6 +247,8 @@ static void bad_input(void) {
   TEST_EXPECT_ERROR(MPI_Pready_list(-1, NULL, s), MPI_ERR_ARG, "MPI_Pready_list");
   const int twice[2] = {1, 1};
   TEST_EXPECT_ERROR(MPI_Pready_list(2, twice, s), MPI_ERR_ARG, "MPI_Pready_list"); /* and nothing was marked */
+  const int then_bad[2] = {2, 9};
+  TEST_EXPECT_ERROR(MPI_Pready_list(2, then_bad, s), MPI_ERR_ARG, "MPI_Pready_list"); /* 2 stays unmarked */
   TEST_EXPECT_ERROR(MPI_Parrived(s, 0, &flag), MPI_ERR_REQUEST, "MPI_Parrived");
   TEST_EXPECT_ERROR(MPI_Parrived(r, 4, &flag), MPI_ERR_ARG, "MPI_Parrived");
   TEST_EXPECT_ERROR(MPI_Parrived(r, 0, NULL), MPI_ERR_ARG, "MPI_Parrived");
