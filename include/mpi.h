@@ -1002,6 +1002,32 @@ STRATA_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
 STRATA_DECLARE(MPI_Fint, Session_c2f, (MPI_Session session))
 STRATA_DECLARE(MPI_Session, Session_f2c, (MPI_Fint session))
 
+/* Status conversions (MPI-4.0 19.3.5). A Fortran status is MPI_F_STATUS_SIZE integers: source, tag and error at the
+ * C indices below, then the private fields (cancelled, bytes low and high words); the mpi_f08 one is the same
+ * integers as a struct. MPI_F_STATUS(ES)_IGNORE are addresses Fortran code would pass; C code only compares. */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
+typedef struct MPI_F08_status {
+  MPI_Fint MPI_SOURCE;
+  MPI_Fint MPI_TAG;
+  MPI_Fint MPI_ERROR;
+  MPI_Fint strata_internal[3]; /* private */
+} MPI_F08_status;
+extern MPI_Fint strata_mpi_f_status_ignore[MPI_F_STATUS_SIZE], strata_mpi_f_statuses_ignore[MPI_F_STATUS_SIZE];
+extern MPI_F08_status strata_mpi_f08_status_ignore, strata_mpi_f08_statuses_ignore;
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)strata_mpi_f_status_ignore)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)strata_mpi_f_statuses_ignore)
+#define MPI_F08_STATUS_IGNORE (&strata_mpi_f08_status_ignore)
+#define MPI_F08_STATUSES_IGNORE (&strata_mpi_f08_statuses_ignore)
+STRATA_DECLARE(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
+STRATA_DECLARE(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+STRATA_DECLARE(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
+STRATA_DECLARE(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
+STRATA_DECLARE(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
+STRATA_DECLARE(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
+
 #define STRATA_DECLARE_X(ret, name, args) ret MPIX_##name args; ret PMPIX_##name args;
 
 /* MPIX_Get_hw_placement: where the calling process lies, as Strata's topology layer sees it (the machine of its
