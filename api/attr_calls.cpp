@@ -58,8 +58,7 @@ int run_delete(int handle, int keyval, void* value) {
 }
 
 void fail_delete(Check& check, int keyval, int rc) {
-  check.fail(error_class_of(rc), "the delete callback of keyval " + std::to_string(keyval) +
-                                     " returned error " + std::to_string(rc));
+  check.callback_failed(rc, "the delete callback of keyval " + std::to_string(keyval));
 }
 
 }  // namespace

@@ -25,6 +25,13 @@ Check& Check::fail(int error_class, const std::string& message) {
   return *this;
 }
 
+Check& Check::callback_failed(int rc, const std::string& what) {
+  if (!ok()) return *this;
+  fail(callback_error_class(rc), what + " returned error " + std::to_string(rc));
+  if (is_added_code(rc)) added_code_ = rc;
+  return *this;
+}
+
 Check& Check::comm(MPI_Comm handle, comm::Communicator*& out) {
   if (!ok()) return *this;
   out = comms().get(handle);

@@ -19,9 +19,13 @@ class Check {
   enum When { kRunning, kAnyTime };
   Check(const char* call, MPI_Comm comm = MPI_COMM_SELF, When when = kRunning);
   bool ok() const { return status_.ok(); }
-  int raise() const { return api::raise(call_, comm_, status_); }
+  int raise() const {
+    return added_code_ != 0 ? invoke_errhandler(comm_, added_code_) : api::raise(call_, comm_, status_);
+  }
   const Status& status() const { return status_; }  // for errors raised on another kind of object (a window)
   Check& fail(int error_class, const std::string& message);
+  // A user callback (`what`) returned `rc`: raised as raise_callback_error (errors.hpp) says.
+  Check& callback_failed(int rc, const std::string& what);
 
   Check& comm(MPI_Comm handle, comm::Communicator*& out);
   // The same, refusing an intercommunicator (collectives and constructors other than MPI_Intercomm_merge).
@@ -48,6 +52,7 @@ class Check {
   const char* call_;
   MPI_Comm comm_;
   Status status_;
+  int added_code_ = 0;  // the failure is this code, which the program added: raised as it is
 };
 
 std::string describe_comm(MPI_Comm handle);

@@ -79,7 +79,7 @@ int inherit(const char* call, MPI_Comm parent_handle, const comm::Communicator& 
   c.hw_level = parent.hw_level;
   if (int rc = copy_attributes(parent_handle, parent.attributes, c.attributes); rc != MPI_SUCCESS) {
     disinherit(c);
-    return raise(call, parent_handle, error_class_of(rc), "an attribute copy callback failed");
+    return raise_callback_error(call, parent_handle, rc, "an attribute copy callback");
   }
   return MPI_SUCCESS;
 }
@@ -171,7 +171,7 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) {
   delete c;
   *comm = MPI_COMM_NULL;
   if (rc != MPI_SUCCESS) {
-    const int code = raise("MPI_Comm_free", MPI_COMM_SELF, error_class_of(rc), "an attribute delete callback failed");
+    const int code = raise_callback_error("MPI_Comm_free", MPI_COMM_SELF, rc, "an attribute delete callback");
     release_errhandler(handler);
     return code;
   }

@@ -208,7 +208,7 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
     delete_type_attributes(*newtype);
     datatypes().remove(*newtype);
     *newtype = MPI_DATATYPE_NULL;
-    return check.fail(error_class_of(rc), "an attribute copy callback returned error " + std::to_string(rc)).raise();
+    return check.callback_failed(rc, "an attribute copy callback").raise();
   }
   return MPI_SUCCESS;
 }
@@ -237,6 +237,6 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
   datatypes().remove(*datatype);
   *datatype = MPI_DATATYPE_NULL;
   if (rc != MPI_SUCCESS)
-    return check.fail(error_class_of(rc), "an attribute delete callback returned error " + std::to_string(rc)).raise();
+    return check.callback_failed(rc, "an attribute delete callback").raise();
   return MPI_SUCCESS;
 }

@@ -225,6 +225,13 @@ int invoke_errhandler(MPI_Comm comm, int code) {
   return run_errhandler(h, &comm, code);
 }
 
+int callback_error_class(int rc) { return is_valid_code(rc) ? error_class_of(rc) : MPI_ERR_OTHER; }
+
+int raise_callback_error(const char* call, MPI_Comm comm, int rc, const std::string& what) {
+  if (is_added_code(rc)) return invoke_errhandler(comm, rc);
+  return raise(call, comm, callback_error_class(rc), what + " returned error " + std::to_string(rc));
+}
+
 int make_error(const char* call, int error_class, const std::string& message) {
   return make_code(error_class, std::string(call) + ": " + message);
 }

@@ -50,5 +50,10 @@ int make_error(const char* call, int error_class, const std::string& message);
 // Makes a code for `s`, runs the error handler of `comm` (or the one the rules above choose) and returns the code.
 int raise(const char* call, MPI_Comm comm, const Status& s);
 int raise(const char* call, MPI_Comm comm, int error_class, const std::string& message);
+// A user callback's failure `rc` (attribute copy and delete, generalized requests): a code the program added is its
+// own, raised and returned as it is; any other value gets a new code of its class (MPI_ERR_OTHER when it is no code
+// at all) whose message is `what` and the value.
+int raise_callback_error(const char* call, MPI_Comm comm, int rc, const std::string& what);
+int callback_error_class(int rc);
 
 }  // namespace strata::api

@@ -14,7 +14,7 @@ namespace {
 // MPI_ERR_OTHER for a value that is no error code at all.
 void record_failure(ApiRequest& r, int rc, const char* which) {
   if (rc == MPI_SUCCESS || r.status.error != 0) return;
-  r.status.error = is_valid_code(rc) ? error_class_of(rc) : MPI_ERR_OTHER;
+  r.status.error = callback_error_class(rc);
   r.added_code = is_added_code(rc) ? rc : 0;
   r.failure = std::string("the generalized request's ") + which + " returned error " + std::to_string(rc);
 }
@@ -40,8 +40,7 @@ void free_generalized(ApiRequest& r) {
 int cancel_generalized(ApiRequest& r) {
   const int rc = r.generalized->cancel(r.generalized->extra_state, r.complete);
   return rc == MPI_SUCCESS ? MPI_SUCCESS
-                           : raise("MPI_Cancel", r.comm, error_class_of(rc),
-                                   "the generalized request's cancel_fn returned error " + std::to_string(rc));
+                           : raise_callback_error("MPI_Cancel", r.comm, rc, "the generalized request's cancel_fn");
 }
 
 int release_generalized(MPI_Request* handle, ApiRequest* r) {
@@ -54,9 +53,9 @@ int release_generalized(MPI_Request* handle, ApiRequest* r) {
   requests().remove(*handle);
   delete r;
   *handle = MPI_REQUEST_NULL;
-  return rc == MPI_SUCCESS ? MPI_SUCCESS
-                           : raise("MPI_Request_free", MPI_COMM_SELF, error_class_of(rc),
-                                   "the generalized request's free_fn returned error " + std::to_string(rc));
+  return rc == MPI_SUCCESS
+             ? MPI_SUCCESS
+             : raise_callback_error("MPI_Request_free", MPI_COMM_SELF, rc, "the generalized request's free_fn");
 }
 
 }  // namespace strata::api
@@ -96,7 +95,7 @@ extern "C" int PMPI_Grequest_complete(MPI_Request request) {
     requests().remove(request);
     delete r;
     if (rc != MPI_SUCCESS)
-      return check.fail(error_class_of(rc), "the free_fn returned error " + std::to_string(rc)).raise();
+      return check.callback_failed(rc, "the free_fn").raise();
   }
   return MPI_SUCCESS;
 }

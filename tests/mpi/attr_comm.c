@@ -9,6 +9,7 @@
  *  - attributes are local to each process (every rank stores different values) and to each communicator;
  *  - the MPI-1 names (MPI_Keyval_create, MPI_Attr_put/get/delete, MPI_Keyval_free, MPI_DUP_FN, MPI_NULL_COPY_FN,
  *    MPI_NULL_DELETE_FN: deprecated since MPI-2.0, still in MPI-4.0 19.1) act on the same keyvals.
+ *  - a callback returning an error code the program added makes MPI_Comm_dup / MPI_Comm_delete_attr return it.
  * Every callback invocation is counted and its arguments recorded; the counts are compared with exact expectations.
  * Runs on any number of ranks. */
 #include "test_util.h"
@@ -334,6 +335,54 @@ static void test_mpi1_names(void) {
   CHECK(flag == 1 && *tag_ub >= 32767);
 }
 
+/* A copy or delete callback that returns an error code the program added makes the call return that very code
+ * (what MPICH's errors/comm/userdup expects of MPI_Comm_dup); any other failure keeps its class. */
+static int returned_code;
+static int copy_returning(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag) {
+  (void)comm, (void)keyval, (void)extra, (void)in, (void)out;
+  *flag = 0;
+  return returned_code;
+}
+static int delete_returning(MPI_Comm comm, int keyval, void *value, void *extra) {
+  (void)comm, (void)keyval, (void)value, (void)extra;
+  return returned_code;
+}
+
+static void test_callback_codes(void) {
+  int my_class, my_code, kv;
+  CHECK_MPI(MPI_Add_error_class(&my_class));
+  CHECK_MPI(MPI_Add_error_code(my_class, &my_code));
+  CHECK_MPI(MPI_Add_error_string(my_code, "my code"));
+  MPI_Comm a, b;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+  CHECK_MPI(MPI_Comm_set_errhandler(a, MPI_ERRORS_RETURN));
+  CHECK_MPI(MPI_Comm_create_keyval(copy_returning, delete_returning, &kv, NULL));
+  returned_code = MPI_SUCCESS;
+  CHECK_MPI(MPI_Comm_set_attr(a, kv, NULL));
+  const int codes[3] = {my_class, my_code, MPI_ERR_ARG};
+  for (int i = 0; i < 3; ++i) {
+    returned_code = codes[i];
+    int err = MPI_Comm_dup(a, &b), cls = -1;
+    CHECK_MPI(MPI_Error_class(err, &cls));
+    if (i < 2)
+      CHECK(err == codes[i]); /* the added class or code itself */
+    else
+      CHECK(cls == MPI_ERR_ARG);
+    CHECK(cls == (i < 2 ? my_class : MPI_ERR_ARG));
+  }
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  returned_code = my_code;
+  int err = MPI_Comm_delete_attr(a, kv);
+  CHECK(err == my_code);
+  CHECK_MPI(MPI_Error_string(err, text, &len));
+  CHECK(strcmp(text, "my code") == 0);
+  returned_code = MPI_SUCCESS;
+  CHECK_MPI(MPI_Comm_delete_attr(a, kv)); /* the failed delete left the attribute in place */
+  CHECK_MPI(MPI_Comm_free_keyval(&kv));
+  CHECK_MPI(MPI_Comm_free(&a));
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
@@ -346,6 +395,7 @@ int main(int argc, char **argv) {
   test_many();
   ncalls = 0;
   test_mpi1_names();
+  test_callback_codes();
 
 #ifdef STRATA
   /* Strata's predefined callbacks are real functions a program may call (MPICH defines the null ones as null
