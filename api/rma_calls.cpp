@@ -268,10 +268,13 @@ extern "C" int PMPI_Compare_and_swap(const void* origin_addr, const void* compar
   check_side(check, origin_addr, 1, datatype, origin, "origin");
   check_side(check, compare_addr, 1, datatype, compare, "compare");
   check_side(check, result_addr, 1, datatype, result, "result");
-  // An integer, logical, multi-language or byte type (MPI-4.0 12.3.5): those MPI_BAND is defined on, as a test.
-  if (check.ok() && (!origin.type->predefined ||
-                     !datatype::check(*datatype::predefined_op(datatype::kOpBand), *origin.type).ok()))
-    check.fail(MPI_ERR_TYPE, describe_type(datatype) + " is not an integer or byte type (MPI-4.0 12.3.5)");
+  // An integer, logical, multi-language or byte type (MPI-4.0 12.3.5): those MPI_BAND (integers, multi-language,
+  // byte) or MPI_LAND (logical) is defined on.
+  const auto takes = [&](datatype::OpKind op) {
+    return datatype::check(*datatype::predefined_op(op), *origin.type).ok();
+  };
+  if (check.ok() && (!origin.type->predefined || !(takes(datatype::kOpBand) || takes(datatype::kOpLand))))
+    check.fail(MPI_ERR_TYPE, describe_type(datatype) + " is not an integer, logical or byte type (MPI-4.0 12.3.5)");
   if (!check.ok()) return raise_on_window(call, win, check.status());
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
   target = {nullptr, 1, origin.type};

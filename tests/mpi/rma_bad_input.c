@@ -211,6 +211,31 @@ static void bad_creation(void) {
 #endif
 }
 
+/* MPI_Compare_and_swap takes the C integer, logical, multi-language and byte types (MPI-4.0 12.3.5): a C bool
+ * swaps (at this rank's own window), and a character type is no such type. */
+static void cas_types(void) {
+  MPI_Win w;
+  _Bool *mem, one = 1, zero = 0, result = 1;
+  CHECK_MPI(MPI_Win_allocate(sizeof(_Bool), 1, MPI_INFO_NULL, MPI_COMM_SELF, &mem, &w));
+  CHECK_MPI(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN));
+  *mem = 0;
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, w));
+  CHECK_MPI(MPI_Compare_and_swap(&one, &zero, &result, MPI_C_BOOL, 0, 0, w)); /* false == false: true stored */
+  CHECK_MPI(MPI_Win_flush(0, w));
+  CHECK(result == 0);
+  CHECK_MPI(MPI_Compare_and_swap(&zero, &zero, &result, MPI_C_BOOL, 0, 0, w)); /* true != false: kept */
+  CHECK_MPI(MPI_Win_unlock(0, w));
+  CHECK(result == 1 && *mem == 1);
+#ifdef STRATA /* MPICH 4.0.2 accepts MPI_CHAR */
+  char c = 'a', compare = 'a', fetched = 0;
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, w));
+  expect_error(MPI_Compare_and_swap(&c, &compare, &fetched, MPI_CHAR, 0, 0, w), MPI_ERR_TYPE, "MPI_Compare_and_swap",
+               "compare-and-swap on MPI_CHAR", __LINE__);
+  CHECK_MPI(MPI_Win_unlock(0, w));
+#endif
+  CHECK_MPI(MPI_Win_free(&w));
+}
+
 /* The calls this file had not reached: compare-and-swap on a floating-point type, a group outside the window, the
  * active-target calls with no epoch open, a NULL request, and detaching memory that was never attached. */
 static void other_calls(void) {
@@ -258,6 +283,7 @@ int main(int argc, char **argv) {
   out_of_epoch();
   bad_creation();
   other_calls();
+  cas_types();
 
   CHECK_MPI(MPI_Win_free(&win));
   if (rank == 0) printf("rma_bad_input: %d ranks OK\n", size);
