@@ -36,6 +36,16 @@ Check& check_group(Check& check, MPI_Group group, comm::Group*& out) {
   return check;
 }
 
+// Every member of `g` (nullptr: MPI_GROUP_EMPTY) must belong to c's group, whose handle is `comm`.
+Check& subgroup(Check& check, const comm::Group* g, const comm::Communicator& c, MPI_Comm comm) {
+  if (!check.ok() || g == nullptr) return check;
+  for (int w : g->world_ranks)
+    if (std::find(c.world_ranks.begin(), c.world_ranks.end(), w) == c.world_ranks.end())
+      return check.fail(MPI_ERR_GROUP, "the group holds process " + std::to_string(w) + ", which is not in " +
+                                           describe_comm(comm));
+  return check;
+}
+
 int dup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Comm* newcomm) {
   comm::Communicator* c = nullptr;
   Check check(call, comm);
@@ -120,14 +130,7 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
   comm::Group* g = nullptr;
   Check check("MPI_Comm_create", comm);
   check.comm(comm, c).not_null(newcomm, "newcomm");
-  check_group(check, group, g);
-  if (check.ok() && g)
-    for (int w : g->world_ranks)
-      if (std::find(c->world_ranks.begin(), c->world_ranks.end(), w) == c->world_ranks.end()) {
-        check.fail(MPI_ERR_GROUP, "the group holds process " + std::to_string(w) + ", which is not in " +
-                                      describe_comm(comm));
-        break;
-      }
+  if (check_group(check, group, g).ok()) subgroup(check, g, *c, comm);
   if (!check.ok()) return check.raise();
   std::unique_ptr<comm::Communicator> fresh;
   Status s;
@@ -147,11 +150,13 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, M
   comm::Group* g = nullptr;
   Check check("MPI_Comm_create_group", comm);
   check.intracomm(comm, c).not_null(newcomm, "newcomm");
-  check_group(check, group, g);
+  if (check_group(check, group, g).ok()) subgroup(check, g, *c, comm);
   check.send_tag(tag);
-  if (check.ok() && (g == nullptr || g->rank_of(c->world_rank(c->rank)) == comm::kUndefined))
-    check.fail(MPI_ERR_GROUP, "the calling process is not a member of the group (only members may call it)");
   if (!check.ok()) return check.raise();
+  if (g == nullptr || g->rank_of(c->world_rank(c->rank)) == comm::kUndefined) {  // MPI-4.0 7.4.2: local, no comm
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
   std::unique_ptr<comm::Communicator> fresh;
   if (Status s = comm::create_from_group(*c, g->world_ranks, tag, fresh); !s.ok())
     return raise("MPI_Comm_create_group", comm, s);

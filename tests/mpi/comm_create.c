@@ -2,8 +2,9 @@
  *
  * Comm_create is collective over the parent: processes outside the group (and everybody, for the empty group) get
  * MPI_COMM_NULL; the new ranks follow the group's order (a reversed group gives reversed ranks). Since MPI-2.2 the
- * processes may pass different, disjoint groups, each getting its own communicator. Comm_create_group is called by
- * the group's members only; several calls on overlapping groups, made in the same order everywhere, and calls on
+ * processes may pass different, disjoint groups, each getting its own communicator. Comm_create_group is collective
+ * over the group's members (anyone else's call, or one with MPI_GROUP_EMPTY, is local and gives MPI_COMM_NULL);
+ * several calls on overlapping groups, made in the same order everywhere, and calls on
  * disjoint groups at the same time (same tag) must all work. Every result is checked for size, rank, membership and
  * an all-pairs exchange. Runs on any number of ranks. */
 #include "test_util.h"
@@ -162,13 +163,16 @@ static void test_comm_create_group(void) {
 
   MPI_Comm made[NGROUPS];
   for (int k = 0; k < NGROUPS; ++k) {
-    made[k] = MPI_COMM_NULL;
-    if (test_index_of(lists[k], counts[k], rank) == MPI_UNDEFINED) continue;
+    made[k] = MPI_COMM_WORLD; /* must be overwritten */
     MPI_Group g = make_group(lists[k], counts[k]);
+    /* A non-member may call too: a local call that gives MPI_COMM_NULL (MPI-4.0 7.4.2), as does MPI_GROUP_EMPTY. */
     CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, g, tags[k], &made[k]));
-    CHECK(made[k] != MPI_COMM_NULL);
+    CHECK((made[k] != MPI_COMM_NULL) == (test_index_of(lists[k], counts[k], rank) != MPI_UNDEFINED));
     free_group(&g);
   }
+  MPI_Comm none = MPI_COMM_WORLD;
+  CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, MPI_GROUP_EMPTY, 99, &none));
+  CHECK(none == MPI_COMM_NULL);
   /* All alive at once: check them (the same exchange tag on all, distinct comm ids). */
   for (int k = 0; k < NGROUPS; ++k)
     if (made[k] != MPI_COMM_NULL) test_check_comm(made[k], lists[k], counts[k], 100 + k, 15);
