@@ -195,7 +195,8 @@ extern "C" int PMPI_Comm_create_from_group(MPI_Group group, const char* stringta
   Check check(call, MPI_COMM_NULL);
   const comm::Group* g = check.ok() ? group_of(group) : nullptr;
   if (check.ok() && g == nullptr) check.fail(MPI_ERR_GROUP, "invalid group handle " + std::to_string(group));
-  if (check.ok() && g->rank_of(runtime::state().world.rank) == comm::kUndefined)
+  const bool empty = check.ok() && g->world_ranks.empty();
+  if (check.ok() && !empty && g->rank_of(runtime::state().world.rank) == comm::kUndefined)
     check.fail(MPI_ERR_GROUP, "the calling process is not a member of the group (only members may call it)");
   runtime::Info* hints = nullptr;
   check.not_null(stringtag, "stringtag").info(info, hints, true).not_null(newcomm, "newcomm");
@@ -204,6 +205,10 @@ extern "C" int PMPI_Comm_create_from_group(MPI_Group group, const char* stringta
   if (check.ok() && !is_errhandler_for(errhandler, STRATA_KIND_COMM))
     check.fail(MPI_ERR_ARG, "invalid errhandler " + std::to_string(errhandler) + " (not a communicator's)");
   if (!check.ok()) return check.raise();
+  if (empty) {  // MPI-4.0 7.4.2: a local call
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
   std::unique_ptr<comm::Communicator> fresh;
   if (Status s = comm::create_from_string_tag(g->world_ranks, stringtag, fresh); !s.ok())
     return raise(call, MPI_COMM_NULL, s);

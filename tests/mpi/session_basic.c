@@ -6,7 +6,8 @@
  *  - MPI_Init while A is open, a second session B opened and closed meanwhile, MPI_Finalize: A still works after
  *    it (a new communicator, an allreduce); MPI_Session_finalize of A then ends MPI;
  *  - errors: an unknown process set and a bad n go to the session's handler (a user one, which sees the session),
- *    MPI_Session_call_errhandler calls it; Comm_create_from_group refuses a NULL tag and a non-member's call.
+ *    MPI_Session_call_errhandler calls it; Comm_create_from_group refuses a NULL tag and a non-member's call, and
+ *    gives MPI_COMM_NULL, locally, for MPI_GROUP_EMPTY.
  * Runs on any number of ranks. */
 #include "test_util.h"
 
@@ -165,12 +166,18 @@ int main(int argc, char **argv) {
   TEST_EXPECT_ERROR(MPI_Comm_create_from_group(world_group, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN, &c2),
                     MPI_ERR_ARG, "MPI_Comm_create_from_group");
   CHECK_MPI(MPI_Group_excl(world_group, 1, &rank, &others));
-  TEST_EXPECT_ERROR(MPI_Comm_create_from_group(others, "session_basic.others", MPI_INFO_NULL, MPI_ERRORS_RETURN,
-                                               &c2),
-                    MPI_ERR_GROUP, "MPI_Comm_create_from_group");
+  if (size > 1) /* at one process `others` is empty, which is allowed (below) */
+    TEST_EXPECT_ERROR(MPI_Comm_create_from_group(others, "session_basic.others", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                                 &c2),
+                      MPI_ERR_GROUP, "MPI_Comm_create_from_group");
   CHECK_MPI(MPI_Group_free(&others));
   CHECK_MPI(MPI_Group_free(&world_group));
 #endif
+  /* MPI_GROUP_EMPTY: a local call giving MPI_COMM_NULL (MPI-4.0 7.4.2). */
+  MPI_Comm none = MPI_COMM_SELF;
+  CHECK_MPI(MPI_Comm_create_from_group(MPI_GROUP_EMPTY, "session_basic.none", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                       &none));
+  CHECK(none == MPI_COMM_NULL);
   CHECK_MPI(MPI_Comm_free(&c2));
   CHECK_MPI(MPI_Session_finalize(&b));
   CHECK(b == MPI_SESSION_NULL);
