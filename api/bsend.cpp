@@ -3,6 +3,8 @@
 // once, whatever the receiver does. Each message takes its packed size plus MPI_BSEND_OVERHEAD bytes of the buffer
 // (the standard's sizing rule), first fit among the gaps the messages still in flight leave; their space comes back
 // once their sends complete, which is looked at whenever space is wanted. Detach waits for all of them.
+// Each call has its large-count twin (MPI_Bsend_c, MPI_Buffer_attach_c, ...; MPI-4.0 2.5.8), sharing its code.
+#include <limits>
 #include <list>
 #include <memory>
 
@@ -103,8 +105,8 @@ namespace {
 
 enum class Form { kBlocking, kNonblocking, kPersistent };
 
-int buffered_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                  Form form, MPI_Request* request) {
+int buffered_send(const char* call, const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+                  MPI_Comm comm, Form form, MPI_Request* request) {
   Operation op;
   Check check(call, comm);
   check_send(check, buf, count, type, dest, tag, comm, op);
@@ -125,11 +127,8 @@ int buffered_send(const char* call, const void* buf, int count, MPI_Datatype typ
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-STRATA_PMPI(Buffer_attach)
-extern "C" int PMPI_Buffer_attach(void* buffer, int size) {
-  Check check("MPI_Buffer_attach");
+int attach(const char* call, void* buffer, MPI_Count size) {
+  Check check(call);
   if (size < 0) check.fail(MPI_ERR_ARG, "invalid size " + std::to_string(size) + " (must be >= 0)");
   if (check.ok() && size > 0 && buffer == nullptr) check.fail(MPI_ERR_BUFFER, "buffer is NULL");
   if (check.ok() && g_buffer.attached)
@@ -142,22 +141,51 @@ extern "C" int PMPI_Buffer_attach(void* buffer, int size) {
 }
 
 // buffer_addr is really a void**: the attached buffer's address goes there (MPI-4.0 3.6.1). Without a buffer
-// attached, NULL and 0 (as MPICH and Open MPI answer).
-STRATA_PMPI(Buffer_detach)
-extern "C" int PMPI_Buffer_detach(void* buffer_addr, int* size) {
-  Check check("MPI_Buffer_detach");
+// attached, NULL and 0 (as MPICH and Open MPI answer). The int call refuses, and leaves attached, a buffer whose
+// size an int cannot hold (MPI_ERR_VALUE_TOO_LARGE; MPI_Buffer_detach_c returns it).
+template <class Size>
+int detach(const char* call, void* buffer_addr, Size* size) {
+  Check check(call);
   check.not_null(buffer_addr, "buffer_addr").not_null(size, "size");
+  if (check.ok() && g_buffer.size > static_cast<std::size_t>(std::numeric_limits<Size>::max()))
+    check.fail(MPI_ERR_VALUE_TOO_LARGE, "the attached buffer's " + std::to_string(g_buffer.size) +
+                                            " bytes do not fit an int (use MPI_Buffer_detach_c)");
   if (!check.ok()) return check.raise();
   finish_buffered_sends();
   *static_cast<void**>(buffer_addr) = g_buffer.base;
-  *size = static_cast<int>(g_buffer.size);
+  *size = static_cast<Size>(g_buffer.size);
   g_buffer = Attached{};
   return MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Buffer_attach)
+extern "C" int PMPI_Buffer_attach(void* buffer, int size) { return attach("MPI_Buffer_attach", buffer, size); }
+
+STRATA_PMPI(Buffer_attach_c)
+extern "C" int PMPI_Buffer_attach_c(void* buffer, MPI_Count size) {
+  return attach("MPI_Buffer_attach_c", buffer, size);
+}
+
+STRATA_PMPI(Buffer_detach)
+extern "C" int PMPI_Buffer_detach(void* buffer_addr, int* size) {
+  return detach("MPI_Buffer_detach", buffer_addr, size);
+}
+
+STRATA_PMPI(Buffer_detach_c)
+extern "C" int PMPI_Buffer_detach_c(void* buffer_addr, MPI_Count* size) {
+  return detach("MPI_Buffer_detach_c", buffer_addr, size);
 }
 
 STRATA_PMPI(Bsend)
 extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   return buffered_send("MPI_Bsend", buf, count, type, dest, tag, comm, Form::kBlocking, nullptr);
+}
+
+STRATA_PMPI(Bsend_c)
+extern "C" int PMPI_Bsend_c(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return buffered_send("MPI_Bsend_c", buf, count, type, dest, tag, comm, Form::kBlocking, nullptr);
 }
 
 STRATA_PMPI(Ibsend)
@@ -166,8 +194,20 @@ extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int de
   return buffered_send("MPI_Ibsend", buf, count, type, dest, tag, comm, Form::kNonblocking, request);
 }
 
+STRATA_PMPI(Ibsend_c)
+extern "C" int PMPI_Ibsend_c(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                             MPI_Request* request) {
+  return buffered_send("MPI_Ibsend_c", buf, count, type, dest, tag, comm, Form::kNonblocking, request);
+}
+
 STRATA_PMPI(Bsend_init)
 extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                                MPI_Request* request) {
   return buffered_send("MPI_Bsend_init", buf, count, type, dest, tag, comm, Form::kPersistent, request);
+}
+
+STRATA_PMPI(Bsend_init_c)
+extern "C" int PMPI_Bsend_init_c(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                                 MPI_Request* request) {
+  return buffered_send("MPI_Bsend_init_c", buf, count, type, dest, tag, comm, Form::kPersistent, request);
 }

@@ -1,5 +1,6 @@
 #include "api/coll_launch.hpp"
 
+#include <climits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,7 +28,7 @@ Check& root(Check& check, int root, const comm::Communicator& c) {
   return check;
 }
 
-Check& data(Check& check, const void* buf, int count, MPI_Datatype type, datatype::TypeRef& out) {
+Check& data(Check& check, const void* buf, MPI_Count count, MPI_Datatype type, datatype::TypeRef& out) {
   check.count(count).type(type, out).committed(type, out.get());
   if (check.ok()) check.buffer(buf, count, out.get());
   return check;
@@ -44,17 +45,29 @@ Check& reduction(Check& check, MPI_Op op, const datatype::Datatype& type, const 
   return check;
 }
 
-Check& counts(Check& check, const int* counts, const int* displs, int n, std::vector<int>& counts_out,
+Check& counts(Check& check, CallArray counts, CallArray displs, int n, std::vector<int>& counts_out,
               std::vector<int>* displs_out, const char* what) {
   if (!check.ok()) return check;
-  if (counts == nullptr || (displs_out != nullptr && displs == nullptr && n > 0))
+  if (counts.null() || (displs_out != nullptr && displs.null() && n > 0))
     return check.fail(MPI_ERR_ARG, std::string(what) + "'s counts or displacements are NULL");
-  counts_out.assign(counts, counts + n);
-  if (displs_out != nullptr && n > 0) displs_out->assign(displs, displs + n);
-  for (int i = 0; i < n; ++i)
-    if (counts[i] < 0)
-      return check.fail(MPI_ERR_COUNT, std::string(what) + "[" + std::to_string(i) + "] is negative (" +
-                                           std::to_string(counts[i]) + ")");
+  const auto size = static_cast<std::size_t>(n > 0 ? n : 0);
+  counts_out.resize(size);
+  if (displs_out != nullptr) displs_out->resize(size);
+  const auto at = [&](std::size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; };  // failures only
+  for (std::size_t i = 0; i < size; ++i) {
+    const long long count = counts[i];
+    if (count < 0) return check.fail(MPI_ERR_COUNT, at(i) + " is negative (" + std::to_string(count) + ")");
+    if (count > INT_MAX)
+      return check.fail(MPI_ERR_COUNT, at(i) + " is " + std::to_string(count) +
+                                           ": the v and w collectives take counts up to INT_MAX");
+    counts_out[i] = static_cast<int>(count);
+    if (displs_out == nullptr) continue;
+    const long long displ = displs[i];
+    if (displ < INT_MIN || displ > INT_MAX)
+      return check.fail(MPI_ERR_COUNT, "displacement " + std::to_string(i) + " of " + what + " is " +
+                                           std::to_string(displ) + ": the v and w collectives take an int's range");
+    (*displs_out)[i] = static_cast<int>(displ);
+  }
   return check;
 }
 

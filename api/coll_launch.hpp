@@ -13,11 +13,34 @@ Check& collective_comm(Check& check, MPI_Comm handle, coll::Operation op, comm::
 // A rank of an intracommunicator; on an intercommunicator MPI_ROOT, MPI_PROC_NULL or a rank of the remote group.
 Check& root(Check& check, int root, const comm::Communicator& c);
 // A committed type, a count >= 0 and a buffer for them (MPI_IN_PLACE is checked by the callers).
-Check& data(Check& check, const void* buf, int count, MPI_Datatype type, datatype::TypeRef& out);
+Check& data(Check& check, const void* buf, MPI_Count count, MPI_Datatype type, datatype::TypeRef& out);
 // An operator valid on `type` for a reduction.
 Check& reduction(Check& check, MPI_Op op, const datatype::Datatype& type, const datatype::Op*& out);
-// `n` counts (each >= 0) and, unless displs_out is null, displacements, copied.
-Check& counts(Check& check, const int* counts, const int* displs, int n, std::vector<int>& counts_out,
+// A count or displacement array of a v or w collective: the int calls' ints, or the large-count calls' MPI_Count
+// counts and MPI_Aint displacements (MPI-4.0 2.5.8), read as long long.
+class CallArray {
+ public:
+  CallArray(std::nullptr_t = nullptr) {}
+  CallArray(const int* a) : data_(a), kind_(kInt) {}
+  CallArray(const long* a) : data_(a), kind_(kLong) {}            // MPI_Aint (intptr_t)
+  CallArray(const long long* a) : data_(a), kind_(kLongLong) {}   // MPI_Count
+  bool null() const { return data_ == nullptr; }
+  long long operator[](std::size_t i) const {
+    switch (kind_) {
+      case kInt: return static_cast<const int*>(data_)[i];
+      case kLong: return static_cast<const long*>(data_)[i];
+      default: return static_cast<const long long*>(data_)[i];
+    }
+  }
+
+ private:
+  const void* data_ = nullptr;
+  enum Kind { kInt, kLong, kLongLong } kind_ = kInt;
+};
+
+// `n` counts (each >= 0) and, unless displs_out is null, displacements, copied. The algorithms take them as ints:
+// a large-count call's count or displacement beyond an int fails with MPI_ERR_COUNT.
+Check& counts(Check& check, CallArray counts, CallArray displs, int n, std::vector<int>& counts_out,
               std::vector<int>* displs_out, const char* what);
 
 // The collective for `args` (see coll::CommCache; `key` as there), run to completion (request == nullptr) or

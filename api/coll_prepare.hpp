@@ -29,7 +29,7 @@ inline Check& not_in_place(Check& check, const void* buf, const char* what) {
 }
 
 // The send side: MPI_IN_PLACE where `allowed`, else data.
-inline Check& send_side(Check& check, const void* buf, int count, MPI_Datatype type, bool allowed, Args& a) {
+inline Check& send_side(Check& check, const void* buf, MPI_Count count, MPI_Datatype type, bool allowed, Args& a) {
   if (!check.ok()) return check;
   if (in_place(buf)) {
     if (!allowed) return check.fail(MPI_ERR_BUFFER, "sendbuf cannot be MPI_IN_PLACE here");
@@ -41,7 +41,7 @@ inline Check& send_side(Check& check, const void* buf, int count, MPI_Datatype t
   return data(check, buf, count, type, a.sendtype);
 }
 
-inline Check& recv_side(Check& check, void* buf, int count, MPI_Datatype type, Args& a) {
+inline Check& recv_side(Check& check, void* buf, MPI_Count count, MPI_Datatype type, Args& a) {
   not_in_place(check, buf, "recvbuf");
   a.recvbuf = buf;
   a.recvcount = static_cast<std::size_t>(count > 0 ? count : 0);
@@ -50,7 +50,7 @@ inline Check& recv_side(Check& check, void* buf, int count, MPI_Datatype type, A
 
 // The receive side of the v variants: a count and a displacement for each of `n` peers (read here, before the call
 // returns).
-inline Check& recv_side_v(Check& check, void* buf, const int* counts_in, const int* displs, MPI_Datatype type, int n,
+inline Check& recv_side_v(Check& check, void* buf, CallArray counts_in, CallArray displs, MPI_Datatype type, int n,
                           Args& a) {
   counts(check, counts_in, displs, n, a.recvcounts, &a.rdispls, "recvcounts");
   not_in_place(check, buf, "recvbuf");
@@ -59,8 +59,8 @@ inline Check& recv_side_v(Check& check, void* buf, const int* counts_in, const i
 }
 
 // For reductions: one count and type for both sides.
-inline Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                    bool in_place_allowed, bool receives, Args& a) {
+inline Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
+                           MPI_Op op, bool in_place_allowed, bool receives, Args& a) {
   send_side(check, sendbuf, count, type, in_place_allowed, a);
   if (a.in_place) data(check, recvbuf, count, type, a.sendtype);
   a.recvcount = a.sendcount = static_cast<std::size_t>(count > 0 ? count : 0);
@@ -91,7 +91,7 @@ inline Check& distinct_buffers(Check& check, coll::Operation op, const Args& a) 
   return check;
 }
 
-inline auto bcast(void* buffer, int count, MPI_Datatype type, int r) {
+inline auto bcast(void* buffer, MPI_Count count, MPI_Datatype type, int r) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     root(check, r, c);
     a.root = r;
@@ -106,8 +106,8 @@ inline auto bcast(void* buffer, int count, MPI_Datatype type, int r) {
   };
 }
 
-inline auto gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                   MPI_Datatype recvtype, const int* recvcounts, const int* displs, int r, bool v) {
+inline auto gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, CallArray recvcounts, CallArray displs, int r, bool v) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     root(check, r, c);
     a.root = r;
@@ -121,8 +121,8 @@ inline auto gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   };
 }
 
-inline auto scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, const int* sendcounts,
-                    const int* displs, void* recvbuf, int recvcount, MPI_Datatype recvtype, int r, bool v) {
+inline auto scatter(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, CallArray sendcounts,
+                    CallArray displs, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int r, bool v) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     root(check, r, c);
     a.root = r;
@@ -145,8 +145,8 @@ inline auto scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, c
   };
 }
 
-inline auto allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                      MPI_Datatype recvtype, const int* recvcounts, const int* displs, bool v) {
+inline auto allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      MPI_Count recvcount, MPI_Datatype recvtype, CallArray recvcounts, CallArray displs, bool v) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     send_side(check, sendbuf, sendcount, sendtype, !c.inter(), a);
     if (v)
@@ -156,16 +156,16 @@ inline auto allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   };
 }
 
-inline auto alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                     MPI_Datatype recvtype) {
+inline auto alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     send_side(check, sendbuf, sendcount, sendtype, !c.inter(), a);
     recv_side(check, recvbuf, recvcount, recvtype, a);
   };
 }
 
-inline auto alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
-                      void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype) {
+inline auto alltoallv(const void* sendbuf, CallArray sendcounts, CallArray sdispls, MPI_Datatype sendtype,
+                      void* recvbuf, CallArray recvcounts, CallArray rdispls, MPI_Datatype recvtype) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     if (in_place(sendbuf)) {
       if (c.inter()) not_in_place(check, sendbuf, "sendbuf");
@@ -189,8 +189,8 @@ inline Check& types(Check& check, const MPI_Datatype* handles, int n, std::vecto
   return check;
 }
 
-inline auto alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, const MPI_Datatype* sendtypes,
-                      void* recvbuf, const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes) {
+inline auto alltoallw(const void* sendbuf, CallArray sendcounts, CallArray sdispls, const MPI_Datatype* sendtypes,
+                      void* recvbuf, CallArray recvcounts, CallArray rdispls, const MPI_Datatype* recvtypes) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     if (in_place(sendbuf)) {
       if (c.inter()) not_in_place(check, sendbuf, "sendbuf");
@@ -207,7 +207,7 @@ inline auto alltoallw(const void* sendbuf, const int* sendcounts, const int* sdi
   };
 }
 
-inline auto reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int r) {
+inline auto reduce(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, int r) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     root(check, r, c);
     a.root = r;
@@ -223,30 +223,33 @@ inline auto reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
 }
 
 // Allreduce, Scan and Exscan: everyone sends and receives `count` elements.
-inline auto everyone_reduces(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op) {
+inline auto everyone_reduces(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     reduce_sides(check, sendbuf, recvbuf, count, type, op, !c.inter(), true, a);
   };
 }
 
-inline auto reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op) {
+inline auto reduce_scatter_block(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype type,
+                                 MPI_Op op) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     // Everyone contributes size x recvcount elements; the input is recvbuf's when in place.
-    const long long total = static_cast<long long>(recvcount) * c.size;
-    if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "recvcount x size exceeds an int");
-    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, !c.inter(), true, a);
+    // The algorithms take the total as an int (the large-count call's limit too).
+    MPI_Count total = 0;
+    if (check.ok() && (__builtin_mul_overflow(recvcount, static_cast<MPI_Count>(c.size), &total) || total > 0x7fffffff))
+      check.fail(MPI_ERR_COUNT, "recvcount " + std::to_string(recvcount) + " x size exceeds an int");
+    reduce_sides(check, sendbuf, recvbuf, total, type, op, !c.inter(), true, a);
     a.recvcount = static_cast<std::size_t>(recvcount > 0 ? recvcount : 0);
     a.sendcount = a.recvcount * static_cast<std::size_t>(c.size);
   };
 }
 
-inline auto reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op) {
+inline auto reduce_scatter(const void* sendbuf, void* recvbuf, CallArray recvcounts, MPI_Datatype type, MPI_Op op) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     counts(check, recvcounts, nullptr, c.size, a.recvcounts, nullptr, "recvcounts");
     long long total = 0;
     for (int n : a.recvcounts) total += n;
     if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "the sum of recvcounts exceeds an int");
-    reduce_sides(check, sendbuf, recvbuf, static_cast<int>(total), type, op, !c.inter(), true, a);
+    reduce_sides(check, sendbuf, recvbuf, total, type, op, !c.inter(), true, a);
     a.sendcount = static_cast<std::size_t>(total);
     a.recvcount = c.rank < static_cast<int>(a.recvcounts.size()) ? static_cast<std::size_t>(a.recvcounts[c.rank]) : 0;
   };
@@ -268,8 +271,8 @@ inline Check& neighbours(Check& check, const comm::Communicator& c, Args& a) {
 inline int indegree(const Args& a) { return static_cast<int>(a.sources.size()); }
 inline int outdegree(const Args& a) { return static_cast<int>(a.destinations.size()); }
 
-inline auto neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                               int recvcount, MPI_Datatype recvtype, const int* recvcounts, const int* displs,
+inline auto neighbor_allgather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype, CallArray recvcounts, CallArray displs,
                                bool v) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     neighbours(check, c, a);
@@ -281,8 +284,8 @@ inline auto neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype 
   };
 }
 
-inline auto neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                              MPI_Datatype recvtype) {
+inline auto neighbor_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     neighbours(check, c, a);
     send_side(check, sendbuf, sendcount, sendtype, false, a);
@@ -290,8 +293,8 @@ inline auto neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype s
   };
 }
 
-inline auto neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
-                               void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype) {
+inline auto neighbor_alltoallv(const void* sendbuf, CallArray sendcounts, CallArray sdispls, MPI_Datatype sendtype,
+                               void* recvbuf, CallArray recvcounts, CallArray rdispls, MPI_Datatype recvtype) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     neighbours(check, c, a);
     not_in_place(check, sendbuf, "sendbuf");
@@ -310,8 +313,8 @@ inline Check& byte_displacements(Check& check, const MPI_Aint* displs, int n, st
   return check;
 }
 
-inline auto neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const MPI_Aint* sdispls,
-                               const MPI_Datatype* sendtypes, void* recvbuf, const int* recvcounts,
+inline auto neighbor_alltoallw(const void* sendbuf, CallArray sendcounts, const MPI_Aint* sdispls,
+                               const MPI_Datatype* sendtypes, void* recvbuf, CallArray recvcounts,
                                const MPI_Aint* rdispls, const MPI_Datatype* recvtypes) {
   return [=](Check& check, comm::Communicator& c, Args& a) {
     neighbours(check, c, a);

@@ -1,11 +1,13 @@
 // Datatype queries: size, extents, envelope and contents, names, and the counts of a received message
 // (MPI_Get_count, MPI_Get_elements). The int-valued variants give MPI_UNDEFINED where the value does not fit an
-// int (MPI-4.0 5.1.5); the _x variants return MPI_Count.
+// int (MPI-4.0 5.1.5); the _x and the large-count (_c, MPI-4.0 2.5.8) variants return MPI_Count. A type built by a
+// large-count constructor keeps its arguments as large counts, which only the _c envelope and contents calls return.
 #include <algorithm>
 #include <climits>
 #include <limits>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "api/check.hpp"
 #include "datatype/pack.hpp"
@@ -56,24 +58,31 @@ extern "C" int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datat
   return check.raise();
 }
 
-STRATA_PMPI(Type_size)
-extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
+// The size as an int (MPI_UNDEFINED when it does not fit) or an MPI_Count.
+template <class T>
+static int type_size(const char* call, MPI_Datatype datatype, T* size) {
   const datatype::Datatype* t = nullptr;
-  Check check("MPI_Type_size");
+  Check check(call);
   check.type(datatype, t).not_null(size, "size");
   if (!check.ok()) return check.raise();
-  *size = to_int(static_cast<long long>(t->size));
+  if constexpr (std::is_same_v<T, int>)
+    *size = to_int(static_cast<long long>(t->size));
+  else
+    *size = static_cast<MPI_Count>(t->size);
   return MPI_SUCCESS;
 }
 
+STRATA_PMPI(Type_size)
+extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) { return type_size("MPI_Type_size", datatype, size); }
+
 STRATA_PMPI(Type_size_x)
 extern "C" int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
-  const datatype::Datatype* t = nullptr;
-  Check check("MPI_Type_size_x");
-  check.type(datatype, t).not_null(size, "size");
-  if (!check.ok()) return check.raise();
-  *size = static_cast<MPI_Count>(t->size);
-  return MPI_SUCCESS;
+  return type_size("MPI_Type_size_x", datatype, size);
+}
+
+STRATA_PMPI(Type_size_c)
+extern "C" int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count* size) {
+  return type_size("MPI_Type_size_c", datatype, size);
 }
 
 // lb and extent, or true_lb and true extent, as MPI_Aint or MPI_Count.
@@ -98,6 +107,11 @@ extern "C" int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_
   return bounds("MPI_Type_get_extent_x", datatype, lb, extent, false);
 }
 
+STRATA_PMPI(Type_get_extent_c)
+extern "C" int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  return bounds("MPI_Type_get_extent_c", datatype, lb, extent, false);
+}
+
 STRATA_PMPI(Type_get_true_extent)
 extern "C" int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
   return bounds("MPI_Type_get_true_extent", datatype, true_lb, true_extent, true);
@@ -108,19 +122,80 @@ extern "C" int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* tru
   return bounds("MPI_Type_get_true_extent_x", datatype, true_lb, true_extent, true);
 }
 
+STRATA_PMPI(Type_get_true_extent_c)
+extern "C" int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  return bounds("MPI_Type_get_true_extent_c", datatype, true_lb, true_extent, true);
+}
+
+// MPI-4.0 5.1.13: the int calls cannot describe a type built by a large-count constructor (MPI_ERR_TYPE).
+static Check& small_contents(Check& check, const datatype::Datatype* t, bool large_call) {
+  if (check.ok() && !large_call && !t->contents.large_counts.empty())
+    check.fail(MPI_ERR_TYPE, "the datatype was built by a large-count (_c) constructor: its envelope and contents "
+                             "need MPI_Type_get_envelope_c and MPI_Type_get_contents_c");
+  return check;
+}
+
+// The envelope into ints (no large counts: num_large_counts is null) or MPI_Counts.
+template <class T>
+static int get_envelope(const char* call, MPI_Datatype datatype, T* num_integers, T* num_addresses,
+                        T* num_large_counts, T* num_datatypes, int* combiner, bool large_call) {
+  const datatype::Datatype* t = nullptr;
+  Check check(call);
+  check.type(datatype, t).not_null(num_integers, "num_integers").not_null(num_addresses, "num_addresses");
+  if (large_call) check.not_null(num_large_counts, "num_large_counts");
+  check.not_null(num_datatypes, "num_datatypes").not_null(combiner, "combiner");
+  if (!small_contents(check, t, large_call).ok()) return check.raise();
+  const datatype::Contents& c = t->contents;
+  *num_integers = static_cast<T>(c.ints.size());
+  *num_addresses = static_cast<T>(c.addresses.size());
+  if (large_call) *num_large_counts = static_cast<T>(c.large_counts.size());
+  *num_datatypes = static_cast<T>(c.types.size());
+  *combiner = static_cast<int>(c.combiner);
+  return MPI_SUCCESS;
+}
+
 STRATA_PMPI(Type_get_envelope)
 extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses,
                                       int* num_datatypes, int* combiner) {
+  return get_envelope<int>("MPI_Type_get_envelope", datatype, num_integers, num_addresses, nullptr, num_datatypes,
+                           combiner, false);
+}
+
+STRATA_PMPI(Type_get_envelope_c)
+extern "C" int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count* num_integers, MPI_Count* num_addresses,
+                                        MPI_Count* num_large_counts, MPI_Count* num_datatypes, int* combiner) {
+  return get_envelope<MPI_Count>("MPI_Type_get_envelope_c", datatype, num_integers, num_addresses, num_large_counts,
+                                 num_datatypes, combiner, true);
+}
+
+// The contents; `large_counts` and its room are only the _c call's (large_call).
+template <class T>
+static int get_contents(const char* call, MPI_Datatype datatype, T max_integers, T max_addresses, T max_large_counts,
+                        T max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+                        MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[], bool large_call) {
   const datatype::Datatype* t = nullptr;
-  Check check("MPI_Type_get_envelope");
-  check.type(datatype, t).not_null(num_integers, "num_integers").not_null(num_addresses, "num_addresses");
-  check.not_null(num_datatypes, "num_datatypes").not_null(combiner, "combiner");
-  if (!check.ok()) return check.raise();
+  Check check(call);
+  check.type(datatype, t);
+  if (check.ok() && t->contents.combiner == datatype::Combiner::kNamed)
+    check.fail(MPI_ERR_ARG, t->name + " is a predefined datatype: it has no contents (MPI_COMBINER_NAMED)");
+  if (!small_contents(check, t, large_call).ok()) return check.raise();
   const datatype::Contents& c = t->contents;
-  *num_integers = static_cast<int>(c.ints.size());
-  *num_addresses = static_cast<int>(c.addresses.size());
-  *num_datatypes = static_cast<int>(c.types.size());
-  *combiner = static_cast<int>(c.combiner);
+  auto room = [&](std::size_t need, T max, const void* a, const char* what) {
+    if (check.ok() && static_cast<long long>(need) > static_cast<long long>(max))
+      check.fail(MPI_ERR_ARG, std::string(what) + " " + std::to_string(max) + " is less than the " +
+                                  std::to_string(need) + " the envelope reports");
+    else if (check.ok() && need > 0 && a == nullptr)
+      check.fail(MPI_ERR_ARG, std::string(what) + "'s array is NULL");
+  };
+  room(c.ints.size(), max_integers, array_of_integers, "max_integers");
+  room(c.addresses.size(), max_addresses, array_of_addresses, "max_addresses");
+  if (large_call) room(c.large_counts.size(), max_large_counts, array_of_large_counts, "max_large_counts");
+  room(c.types.size(), max_datatypes, array_of_datatypes, "max_datatypes");
+  if (!check.ok()) return check.raise();
+  std::copy(c.ints.begin(), c.ints.end(), array_of_integers);
+  std::copy(c.addresses.begin(), c.addresses.end(), array_of_addresses);
+  if (large_call) std::copy(c.large_counts.begin(), c.large_counts.end(), array_of_large_counts);
+  for (std::size_t i = 0; i < c.types.size(); ++i) array_of_datatypes[i] = handle_for(c.types[i]);
   return MPI_SUCCESS;
 }
 
@@ -128,28 +203,18 @@ STRATA_PMPI(Type_get_contents)
 extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
                                       int array_of_integers[], MPI_Aint array_of_addresses[],
                                       MPI_Datatype array_of_datatypes[]) {
-  const datatype::Datatype* t = nullptr;
-  Check check("MPI_Type_get_contents");
-  check.type(datatype, t);
-  if (check.ok() && t->contents.combiner == datatype::Combiner::kNamed)
-    check.fail(MPI_ERR_ARG, t->name + " is a predefined datatype: it has no contents (MPI_COMBINER_NAMED)");
-  if (!check.ok()) return check.raise();
-  const datatype::Contents& c = t->contents;
-  auto room = [&](std::size_t need, int max, const void* a, const char* what) {
-    if (check.ok() && static_cast<long long>(need) > max)
-      check.fail(MPI_ERR_ARG, std::string(what) + " " + std::to_string(max) + " is less than the " +
-                                  std::to_string(need) + " MPI_Type_get_envelope reports");
-    else if (check.ok() && need > 0 && a == nullptr)
-      check.fail(MPI_ERR_ARG, std::string(what) + "'s array is NULL");
-  };
-  room(c.ints.size(), max_integers, array_of_integers, "max_integers");
-  room(c.addresses.size(), max_addresses, array_of_addresses, "max_addresses");
-  room(c.types.size(), max_datatypes, array_of_datatypes, "max_datatypes");
-  if (!check.ok()) return check.raise();
-  std::copy(c.ints.begin(), c.ints.end(), array_of_integers);
-  std::copy(c.addresses.begin(), c.addresses.end(), array_of_addresses);
-  for (std::size_t i = 0; i < c.types.size(); ++i) array_of_datatypes[i] = handle_for(c.types[i]);
-  return MPI_SUCCESS;
+  return get_contents<int>("MPI_Type_get_contents", datatype, max_integers, max_addresses, 0, max_datatypes,
+                           array_of_integers, array_of_addresses, nullptr, array_of_datatypes, false);
+}
+
+STRATA_PMPI(Type_get_contents_c)
+extern "C" int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                                        MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                                        MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                        MPI_Datatype array_of_datatypes[]) {
+  return get_contents<MPI_Count>("MPI_Type_get_contents_c", datatype, max_integers, max_addresses, max_large_counts,
+                                 max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts,
+                                 array_of_datatypes, true);
 }
 
 STRATA_PMPI(Type_set_name)
@@ -210,6 +275,11 @@ static int get_elements(const char* call, const MPI_Status* status, MPI_Datatype
   return MPI_SUCCESS;
 }
 
+STRATA_PMPI(Get_count_c)
+extern "C" int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return get_count("MPI_Get_count_c", status, datatype, count);
+}
+
 STRATA_PMPI(Get_elements)
 extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   return get_elements("MPI_Get_elements", status, datatype, count);
@@ -218,4 +288,9 @@ extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype
 STRATA_PMPI(Get_elements_x)
 extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
   return get_elements("MPI_Get_elements_x", status, datatype, count);
+}
+
+STRATA_PMPI(Get_elements_c)
+extern "C" int PMPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return get_elements("MPI_Get_elements_c", status, datatype, count);
 }

@@ -49,7 +49,7 @@ void pack_ahead(Operation& op, std::vector<char>& packed) {
   packed.resize(datatype::wire_bytes(*op.type, count));
   if (!packed.empty()) datatype::pack(op.buf, count, *op.type, packed.data());
   op.buf = packed.data();
-  op.count = static_cast<int>(packed.size());
+  op.count = static_cast<MPI_Count>(packed.size());
   op.type_handle = MPI_BYTE;
   op.type = datatype_of(MPI_BYTE);
 }
@@ -58,16 +58,16 @@ void wait(ApiRequest& r) {
   runtime::wait_until([&] { return r.complete; });
 }
 
-Check& check_send(Check& check, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                  Operation& op) {
+Check& check_send(Check& check, const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+                  MPI_Comm comm, Operation& op) {
   op = {const_cast<void*>(buf), count, nullptr, type, dest, tag, nullptr, comm};
   check.comm(comm, op.comm).count(count).type(type, op.type).committed(type, op.type).buffer(buf, count, op.type);
   if (check.ok()) check.dest(dest, *op.comm).send_tag(tag);
   return check;
 }
 
-Check& check_recv(Check& check, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                  Operation& op) {
+Check& check_recv(Check& check, void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+                  MPI_Comm comm, Operation& op) {
   op = {buf, count, nullptr, type, source, tag, nullptr, comm};
   check.comm(comm, op.comm).count(count).type(type, op.type).committed(type, op.type).buffer(buf, count, op.type);
   if (check.ok()) check.source(source, *op.comm).recv_tag(tag);

@@ -9,7 +9,7 @@ namespace strata::api {
 
 struct Operation {  // the validated arguments of one send or receive
   void* buf;
-  int count;
+  MPI_Count count;  // the _c calls' (MPI-4.0 2.5.8); the int calls' widen to it
   const datatype::Datatype* type;  // the handle's: valid during the call
   MPI_Datatype type_handle;
   int rank;  // destination or source, in the communicator
@@ -36,10 +36,10 @@ void finish_buffered_sends();  // waits until every buffered message has gone (d
 void wait(ApiRequest& r);
 
 // Validates a send's or a receive's arguments; `op` is filled when the check passes.
-Check& check_send(Check& check, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                  Operation& op);
-Check& check_recv(Check& check, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                  Operation& op);
+Check& check_send(Check& check, const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+                  MPI_Comm comm, Operation& op);
+Check& check_recv(Check& check, void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+                  MPI_Comm comm, Operation& op);
 
 // Status of a completed request, or the standard's empty status (MPI-4.0 section 3.7.3).
 void write_status(const ApiRequest& r, MPI_Status* status);

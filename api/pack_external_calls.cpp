@@ -1,6 +1,7 @@
 // MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size (MPI-4.0 5.2.3): data packed in the "external32"
 // representation (datatype/external32.hpp), through the native packed stream. Errors go to MPI_COMM_SELF's
-// handler: these calls have no communicator.
+// handler: these calls have no communicator. Each serves its large-count twin too (MPI_Pack_external_c, ...;
+// MPI-4.0 2.5.8), whose counts, sizes and positions are MPI_Count: P is the type of the sizes and positions.
 #include <cstring>
 #include <string>
 #include <vector>
@@ -22,8 +23,9 @@ Check& external32(Check& check, const char* datarep) {
 }
 
 // The checks both directions share; `bytes` is what `count` elements take in external32.
-Check& packing(Check& check, const char* datarep, int count, MPI_Datatype datatype, const void* user_buf,
-               MPI_Aint size, const MPI_Aint* position, const datatype::Datatype*& t, std::size_t& bytes) {
+template <class P>
+Check& packing(Check& check, const char* datarep, MPI_Count count, MPI_Datatype datatype, const void* user_buf,
+               P size, const P* position, const datatype::Datatype*& t, std::size_t& bytes) {
   external32(check, datarep).count(count).type(datatype, t).committed(datatype).buffer(user_buf, count, t);
   check.not_null(position, "position");
   if (check.ok() && size < 0) check.fail(MPI_ERR_ARG, "negative buffer size " + std::to_string(size));
@@ -38,12 +40,10 @@ Check& packing(Check& check, const char* datarep, int count, MPI_Datatype dataty
   return check;
 }
 
-}  // namespace
-
-STRATA_PMPI(Pack_external)
-extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype,
-                                  void* outbuf, MPI_Aint outsize, MPI_Aint* position) {
-  Check check("MPI_Pack_external");
+template <class P>
+int pack_external(const char* call, const char datarep[], const void* inbuf, MPI_Count incount, MPI_Datatype datatype,
+                  void* outbuf, P outsize, P* position) {
+  Check check(call);
   const datatype::Datatype* t = nullptr;
   std::size_t bytes = 0;
   packing(check, datarep, incount, datatype, inbuf, outsize, position, t, bytes);
@@ -54,14 +54,14 @@ extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int i
   datatype::pack(inbuf, count, *t, native.data());
   const Status s = datatype::to_external32(*t, count, native.data(), static_cast<char*>(outbuf) + *position);
   if (!s.ok()) return check.fail(s.error_class, s.message).raise();
-  *position += static_cast<MPI_Aint>(bytes);
+  *position += static_cast<P>(bytes);
   return MPI_SUCCESS;
 }
 
-STRATA_PMPI(Unpack_external)
-extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position,
-                                    void* outbuf, int outcount, MPI_Datatype datatype) {
-  Check check("MPI_Unpack_external");
+template <class P>
+int unpack_external(const char* call, const char datarep[], const void* inbuf, P insize, P* position, void* outbuf,
+                    MPI_Count outcount, MPI_Datatype datatype) {
+  Check check(call);
   const datatype::Datatype* t = nullptr;
   std::size_t bytes = 0;
   packing(check, datarep, outcount, datatype, outbuf, insize, position, t, bytes);
@@ -71,16 +71,53 @@ extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI
   std::vector<char> native(datatype::wire_bytes(*t, count));
   datatype::from_external32(*t, count, static_cast<const char*>(inbuf) + *position, native.data());
   datatype::unpack(native.data(), native.size(), count, *t, outbuf);
-  *position += static_cast<MPI_Aint>(bytes);
+  *position += static_cast<P>(bytes);
   return MPI_SUCCESS;
+}
+
+template <class P>
+int pack_external_size(const char* call, const char datarep[], MPI_Count incount, MPI_Datatype datatype, P* size) {
+  Check check(call);
+  const datatype::Datatype* t = nullptr;
+  external32(check, datarep).count(incount).type(datatype, t).not_null(size, "size");
+  if (!check.ok()) return check.raise();
+  *size = static_cast<P>(datatype::external32_bytes(*t, static_cast<std::size_t>(incount)));
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Pack_external)
+extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype,
+                                  void* outbuf, MPI_Aint outsize, MPI_Aint* position) {
+  return pack_external("MPI_Pack_external", datarep, inbuf, incount, datatype, outbuf, outsize, position);
+}
+
+STRATA_PMPI(Pack_external_c)
+extern "C" int PMPI_Pack_external_c(const char datarep[], const void* inbuf, MPI_Count incount, MPI_Datatype datatype,
+                                    void* outbuf, MPI_Count outsize, MPI_Count* position) {
+  return pack_external("MPI_Pack_external_c", datarep, inbuf, incount, datatype, outbuf, outsize, position);
+}
+
+STRATA_PMPI(Unpack_external)
+extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position,
+                                    void* outbuf, int outcount, MPI_Datatype datatype) {
+  return unpack_external("MPI_Unpack_external", datarep, inbuf, insize, position, outbuf, outcount, datatype);
+}
+
+STRATA_PMPI(Unpack_external_c)
+extern "C" int PMPI_Unpack_external_c(const char datarep[], const void* inbuf, MPI_Count insize,
+                                      MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype) {
+  return unpack_external("MPI_Unpack_external_c", datarep, inbuf, insize, position, outbuf, outcount, datatype);
 }
 
 STRATA_PMPI(Pack_external_size)
 extern "C" int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint* size) {
-  Check check("MPI_Pack_external_size");
-  const datatype::Datatype* t = nullptr;
-  external32(check, datarep).count(incount).type(datatype, t).not_null(size, "size");
-  if (!check.ok()) return check.raise();
-  *size = static_cast<MPI_Aint>(datatype::external32_bytes(*t, static_cast<std::size_t>(incount)));
-  return MPI_SUCCESS;
+  return pack_external_size("MPI_Pack_external_size", datarep, incount, datatype, size);
+}
+
+STRATA_PMPI(Pack_external_size_c)
+extern "C" int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+                                         MPI_Count* size) {
+  return pack_external_size("MPI_Pack_external_size_c", datarep, incount, datatype, size);
 }

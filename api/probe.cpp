@@ -1,4 +1,5 @@
-// Probe and matched probe (MPI-4.0 sections 3.8.1-3.8.3).
+// Probe and matched probe (MPI-4.0 sections 3.8.1-3.8.3); MPI_Mrecv_c and MPI_Imrecv_c (MPI-4.0 2.5.8) share the
+// matched receives' code with MPI_Count counts.
 #include "api/p2p.hpp"
 #include "runtime/progress.hpp"
 
@@ -96,7 +97,8 @@ extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* mess
 namespace {
 
 // Starts receiving a matched message into `r`; the message handle is consumed (MPI_MESSAGE_NULL).
-int start_matched(const char* call, void* buf, int count, MPI_Datatype type, MPI_Message* message, ApiRequest& r) {
+int start_matched(const char* call, void* buf, MPI_Count count, MPI_Datatype type, MPI_Message* message,
+                  ApiRequest& r) {
   Check check(call);
   datatype::TypeRef t;
   check.not_null(message, "message").count(count).type(type, t).committed(type).buffer(buf, count, t.get());
@@ -123,25 +125,46 @@ int start_matched(const char* call, void* buf, int count, MPI_Datatype type, MPI
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-STRATA_PMPI(Mrecv)
-extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+int matched_recv(const char* call, void* buf, MPI_Count count, MPI_Datatype type, MPI_Message* message,
+                 MPI_Status* status) {
   ApiRequest r;
-  if (int rc = start_matched("MPI_Mrecv", buf, count, type, message, r); rc != MPI_SUCCESS) return rc;
+  if (int rc = start_matched(call, buf, count, type, message, r); rc != MPI_SUCCESS) return rc;
   wait(r);
   write_status(r, status);
-  return request_error("MPI_Mrecv", r);
+  return request_error(call, r);
 }
 
-STRATA_PMPI(Imrecv)
-extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* request) {
-  if (request == nullptr) return raise("MPI_Imrecv", MPI_COMM_SELF, MPI_ERR_ARG, "request is NULL");
+int matched_irecv(const char* call, void* buf, MPI_Count count, MPI_Datatype type, MPI_Message* message,
+                  MPI_Request* request) {
+  if (request == nullptr) return raise(call, MPI_COMM_SELF, MPI_ERR_ARG, "request is NULL");
   auto* r = new ApiRequest;
-  if (int rc = start_matched("MPI_Imrecv", buf, count, type, message, *r); rc != MPI_SUCCESS) {
+  if (int rc = start_matched(call, buf, count, type, message, *r); rc != MPI_SUCCESS) {
     delete r;
     return rc;
   }
   *request = add_request(r);
   return MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Mrecv)
+extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+  return matched_recv("MPI_Mrecv", buf, count, type, message, status);
+}
+
+STRATA_PMPI(Mrecv_c)
+extern "C" int PMPI_Mrecv_c(void* buf, MPI_Count count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+  return matched_recv("MPI_Mrecv_c", buf, count, type, message, status);
+}
+
+STRATA_PMPI(Imrecv)
+extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* request) {
+  return matched_irecv("MPI_Imrecv", buf, count, type, message, request);
+}
+
+STRATA_PMPI(Imrecv_c)
+extern "C" int PMPI_Imrecv_c(void* buf, MPI_Count count, MPI_Datatype type, MPI_Message* message,
+                             MPI_Request* request) {
+  return matched_irecv("MPI_Imrecv_c", buf, count, type, message, request);
 }

@@ -3,7 +3,8 @@
 // MPI_Rget_accumulate. Arguments are checked here; epochs, ranges and the operations themselves are rma/'s
 // (rma/operations.hpp). MPI_PROC_NULL as the target does nothing (12.3). A request-based put or accumulate is
 // complete at once, since the data is packed into the outgoing message before the call returns; a request-based
-// get completes when its data has arrived (complete_when watches the answer).
+// get completes when its data has arrived (complete_when watches the answer). Each call with counts has its
+// large-count twin (MPI_Put_c, ...; MPI-4.0 2.5.8): rma/ counts in 64 bits, so any MPI_Count works.
 #include <algorithm>
 
 #include "api/derived_requests.hpp"
@@ -23,7 +24,7 @@ struct Side {  // one buffer argument, checked
   datatype::TypeRef type;
 };
 
-Check& check_side(Check& check, const void* buf, int count, MPI_Datatype type, Side& out, const char* which) {
+Check& check_side(Check& check, const void* buf, MPI_Count count, MPI_Datatype type, Side& out, const char* which) {
   if (!check.ok()) return check;
   if (count < 0) return check.fail(MPI_ERR_COUNT, std::string("negative ") + which + "_count " + std::to_string(count));
   check.type(type, out.type).committed(type, out.type.get()).buffer(buf, count, out.type.get());
@@ -33,10 +34,10 @@ Check& check_side(Check& check, const void* buf, int count, MPI_Datatype type, S
 }
 
 // The target's count and datatype (its memory is the window's).
-Check& check_target_side(Check& check, int count, MPI_Datatype type, Side& out) {
+Check& check_target_side(Check& check, MPI_Count count, MPI_Datatype type, Side& out) {
   check_side(check, nullptr, 0, type, out, "target");
   if (check.ok() && count < 0) check.fail(MPI_ERR_COUNT, "negative target_count " + std::to_string(count));
-  out.count = static_cast<std::size_t>(std::max(count, 0));
+  out.count = static_cast<std::size_t>(std::max<MPI_Count>(count, 0));
   return check;
 }
 
@@ -103,9 +104,9 @@ Check& check_call(Check& check, const char* call, MPI_Win win, rma::Window*& w, 
 }
 
 // MPI_Put, MPI_Get and their request-based forms: the same arguments, the data going one way or the other.
-int put_or_get(const char* call, bool is_get, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-               MPI_Request* request) {
+int put_or_get(const char* call, bool is_get, const void* origin_addr, MPI_Count origin_count,
+               MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
   rma::Window* w = nullptr;
   Side origin{}, target{};
   Check check(call);
@@ -125,8 +126,8 @@ int put_or_get(const char* call, bool is_get, const void* origin_addr, int origi
   return MPI_SUCCESS;
 }
 
-int accumulate(const char* call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+int accumulate(const char* call, const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                MPI_Win win, MPI_Request* request) {
   rma::Window* w = nullptr;
   Side origin{}, target{};
@@ -146,9 +147,9 @@ int accumulate(const char* call, const void* origin_addr, int origin_count, MPI_
   return MPI_SUCCESS;
 }
 
-int get_accumulate(const char* call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                   void* result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
-                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+int get_accumulate(const char* call, const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                   void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                   MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                    MPI_Request* request) {
   rma::Window* w = nullptr;
   Side origin{}, result{}, target{};
@@ -187,6 +188,14 @@ extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype 
                     target_count, target_datatype, win, nullptr);
 }
 
+STRATA_PMPI(Put_c)
+extern "C" int PMPI_Put_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                          MPI_Win win) {
+  return put_or_get("MPI_Put_c", false, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, nullptr);
+}
+
 STRATA_PMPI(Rput)
 extern "C" int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
@@ -195,10 +204,25 @@ extern "C" int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype
                     target_count, target_datatype, win, request);
 }
 
+STRATA_PMPI(Rput_c)
+extern "C" int PMPI_Rput_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+  return put_or_get("MPI_Rput_c", false, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, request);
+}
+
 STRATA_PMPI(Get)
 extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   return put_or_get("MPI_Get", true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, nullptr);
+}
+
+STRATA_PMPI(Get_c)
+extern "C" int PMPI_Get_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  return put_or_get("MPI_Get_c", true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win, nullptr);
 }
 
@@ -210,6 +234,14 @@ extern "C" int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origi
                     target_count, target_datatype, win, request);
 }
 
+STRATA_PMPI(Rget_c)
+extern "C" int PMPI_Rget_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                           MPI_Request* request) {
+  return put_or_get("MPI_Rget_c", true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, request);
+}
+
 STRATA_PMPI(Accumulate)
 extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                                int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
@@ -218,11 +250,27 @@ extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Da
                     target_count, target_datatype, op, win, nullptr);
 }
 
+STRATA_PMPI(Accumulate_c)
+extern "C" int PMPI_Accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return accumulate("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win, nullptr);
+}
+
 STRATA_PMPI(Raccumulate)
 extern "C" int PMPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                                 int target_rank, MPI_Aint target_disp, int target_count,
                                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
   return accumulate("MPI_Raccumulate", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win, request);
+}
+
+STRATA_PMPI(Raccumulate_c)
+extern "C" int PMPI_Raccumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  return accumulate("MPI_Raccumulate_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, op, win, request);
 }
 
@@ -235,12 +283,31 @@ extern "C" int PMPI_Get_accumulate(const void* origin_addr, int origin_count, MP
                         result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, nullptr);
 }
 
+STRATA_PMPI(Get_accumulate_c)
+extern "C" int PMPI_Get_accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                     void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                                     int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return get_accumulate("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                        result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, nullptr);
+}
+
 STRATA_PMPI(Rget_accumulate)
 extern "C" int PMPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                                     void* result_addr, int result_count, MPI_Datatype result_datatype,
                                     int target_rank, MPI_Aint target_disp, int target_count,
                                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
   return get_accumulate("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+                        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op,
+                        win, request);
+}
+
+STRATA_PMPI(Rget_accumulate_c)
+extern "C" int PMPI_Rget_accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                      void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  return get_accumulate("MPI_Rget_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
                         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                         win, request);
 }

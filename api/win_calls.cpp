@@ -1,7 +1,11 @@
 // Window creation and release (MPI-4.0 12.2): MPI_Win_create, MPI_Win_allocate, MPI_Win_allocate_shared,
 // MPI_Win_create_dynamic with MPI_Win_attach / MPI_Win_detach, MPI_Win_shared_query, MPI_Win_free,
-// MPI_Win_get_group. The window itself is rma::Window (rma/window.hpp).
+// MPI_Win_get_group. The window itself is rma::Window (rma/window.hpp). MPI_Win_create_c, MPI_Win_allocate_c,
+// MPI_Win_allocate_shared_c and MPI_Win_shared_query_c (MPI-4.0 2.5.8) take and give an MPI_Aint disp_unit; the
+// windows keep an int one, so a larger disp_unit is refused (MPI_ERR_DISP).
 #include <strings.h>
+
+#include <climits>
 
 #include "api/attributes.hpp"
 #include "api/windows.hpp"
@@ -22,21 +26,24 @@ bool info_true(const runtime::Info* info, const char* key) {
 
 // The checks of this process's own window arguments. They travel with its size (rma::create), so that all
 // processes return the error together instead of some waiting for the ones that returned early.
-Check check_window_args(const char* call, MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Win* win,
-                        runtime::Info*& given) {
+Check check_window_args(const char* call, MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                        MPI_Win* win, runtime::Info*& given) {
   Check args(call, comm);
   args.not_null(win, "win");
   if (args.ok() && size < 0) args.fail(MPI_ERR_SIZE, "negative size " + std::to_string(size));
   if (args.ok() && disp_unit <= 0)
     args.fail(MPI_ERR_DISP, "invalid disp_unit " + std::to_string(disp_unit) + " (must be positive)");
+  if (args.ok() && disp_unit > INT_MAX)
+    args.fail(MPI_ERR_DISP,
+              "disp_unit " + std::to_string(disp_unit) + " exceeds INT_MAX, the most Strata's windows take");
   args.info(info, given, true);
   if (win) *win = MPI_WIN_NULL;
   return args;
 }
 
 // MPI_Win_create, MPI_Win_allocate and MPI_Win_create_dynamic: `base` is the caller's memory (create), or null.
-int create_window(const char* call, rma::Flavor flavor, void* base, MPI_Aint size, int disp_unit, MPI_Info info,
-                  MPI_Comm comm, MPI_Win* win, void* baseptr) {
+int create_window(const char* call, rma::Flavor flavor, void* base, MPI_Aint size, MPI_Aint disp_unit,
+                  MPI_Info info, MPI_Comm comm, MPI_Win* win, void* baseptr) {
   comm::Communicator* c = nullptr;
   Check check(call, comm);
   check.intracomm(comm, c);  // windows need an intracommunicator (MPI-4.0 12.2)
@@ -47,7 +54,8 @@ int create_window(const char* call, rma::Flavor flavor, void* base, MPI_Aint siz
   if (args.ok() && flavor == rma::Flavor::Create && size > 0 && base == nullptr)
     args.fail(MPI_ERR_ARG, "base is NULL but size is " + std::to_string(size));
   std::unique_ptr<rma::Window> w;
-  const rma::Contribution mine{args.ok() ? static_cast<std::int64_t>(size) : 0, args.ok() ? disp_unit : 1};
+  const rma::Contribution mine{args.ok() ? static_cast<std::int64_t>(size) : 0,
+                              args.ok() ? static_cast<int>(disp_unit) : 1};
   const runtime::World& world = runtime::state().world;
   if (Status s = rma::create(*c, world, flavor, mine, static_cast<char*>(base), args.status(), w); !s.ok())
     return raise(call, comm, s);
@@ -65,10 +73,23 @@ extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Inf
   return create_window("MPI_Win_create", rma::Flavor::Create, base, size, disp_unit, info, comm, win, nullptr);
 }
 
+STRATA_PMPI(Win_create_c)
+extern "C" int PMPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                 MPI_Win* win) {
+  return create_window("MPI_Win_create_c", rma::Flavor::Create, base, size, disp_unit, info, comm, win, nullptr);
+}
+
 STRATA_PMPI(Win_allocate)
 extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                                  MPI_Win* win) {
   return create_window("MPI_Win_allocate", rma::Flavor::Allocate, nullptr, size, disp_unit, info, comm, win,
+                       baseptr);
+}
+
+STRATA_PMPI(Win_allocate_c)
+extern "C" int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                                   MPI_Win* win) {
+  return create_window("MPI_Win_allocate_c", rma::Flavor::Allocate, nullptr, size, disp_unit, info, comm, win,
                        baseptr);
 }
 
@@ -97,10 +118,10 @@ extern "C" int PMPI_Win_detach(MPI_Win win, const void* base) {
   return raise_on_window("MPI_Win_detach", win, rma::detach(*w, base));
 }
 
-STRATA_PMPI(Win_allocate_shared)
-extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
-                                        MPI_Win* win) {
-  constexpr const char* call = "MPI_Win_allocate_shared";
+namespace {
+
+int allocate_shared(const char* call, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                    MPI_Win* win) {
   const runtime::World& world = runtime::state().world;
   comm::Communicator* c = nullptr;
   Check check(call, comm);
@@ -115,7 +136,8 @@ extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i
   args.not_null(baseptr, "baseptr");
 
   std::unique_ptr<rma::Window> w;
-  const rma::Contribution mine{args.ok() ? static_cast<std::int64_t>(size) : 0, args.ok() ? disp_unit : 1};
+  const rma::Contribution mine{args.ok() ? static_cast<std::int64_t>(size) : 0,
+                              args.ok() ? static_cast<int>(disp_unit) : 1};
   if (Status s = rma::allocate_shared(*c, world, mine, info_true(given, kNoncontigKey), args.status(), w); !s.ok())
     return raise(call, comm, s);
   w->errhandler = MPI_ERRORS_ARE_FATAL;  // a window's default, whatever the communicator's (MPI-4.0 9.3)
@@ -125,9 +147,8 @@ extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i
   return MPI_SUCCESS;
 }
 
-STRATA_PMPI(Win_shared_query)
-extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
-  constexpr const char* call = "MPI_Win_shared_query";
+template <class Unit>
+int shared_query(const char* call, MPI_Win win, int rank, MPI_Aint* size, Unit* disp_unit, void* baseptr) {
   rma::Window* w = nullptr;
   Check check(call);
   check_window(check, win, w).not_null(size, "size").not_null(disp_unit, "disp_unit").not_null(baseptr, "baseptr");
@@ -143,6 +164,30 @@ extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int*
   *disp_unit = w->layout.disp_units[target < 0 ? 0 : target];
   *static_cast<void**>(baseptr) = target < 0 ? nullptr : w->base(target);
   return MPI_SUCCESS;
+}
+
+}  // namespace
+
+STRATA_PMPI(Win_allocate_shared)
+extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                                        MPI_Win* win) {
+  return allocate_shared("MPI_Win_allocate_shared", size, disp_unit, info, comm, baseptr, win);
+}
+
+STRATA_PMPI(Win_allocate_shared_c)
+extern "C" int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                          void* baseptr, MPI_Win* win) {
+  return allocate_shared("MPI_Win_allocate_shared_c", size, disp_unit, info, comm, baseptr, win);
+}
+
+STRATA_PMPI(Win_shared_query)
+extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+  return shared_query("MPI_Win_shared_query", win, rank, size, disp_unit, baseptr);
+}
+
+STRATA_PMPI(Win_shared_query_c)
+extern "C" int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit, void* baseptr) {
+  return shared_query("MPI_Win_shared_query_c", win, rank, size, disp_unit, baseptr);
 }
 
 STRATA_PMPI(Win_free)

@@ -161,11 +161,57 @@ Status check_old(const TypeRef& old) { return old ? Status::success() : null_typ
 
 Contents contents_of(Combiner combiner, std::vector<int> ints, std::vector<std::ptrdiff_t> addresses,
                      std::vector<TypeRef> types) {
-  return {combiner, std::move(ints), std::move(addresses), std::move(types)};
+  return {combiner, std::move(ints), std::move(addresses), {}, std::move(types)};
 }
 
+// A constructor's arguments in MPI_Type_get_contents' order. The int constructors' counts go with the integers and
+// their byte displacements with the addresses; the large-count ones' both go with the large counts (MPI-4.0 5.1.13).
+// Ranks, orders and distributions are integers in both.
+template <class I>
+class Recorder {
+ public:
+  explicit Recorder(Combiner combiner, std::vector<TypeRef> types) {
+    contents_.combiner = combiner;
+    contents_.types = std::move(types);
+  }
+  Recorder& integer(int v) {
+    contents_.ints.push_back(v);
+    return *this;
+  }
+  Recorder& count(long long v) {
+    if constexpr (kLarge) contents_.large_counts.push_back(v);
+    else contents_.ints.push_back(static_cast<int>(v));
+    return *this;
+  }
+  Recorder& address(long long v) {
+    if constexpr (kLarge) contents_.large_counts.push_back(v);
+    else contents_.addresses.push_back(static_cast<std::ptrdiff_t>(v));
+    return *this;
+  }
+  template <class T>
+  Recorder& counts(std::span<const T> vs) {
+    for (T v : vs) count(v);
+    return *this;
+  }
+  template <class T>
+  Recorder& addresses(std::span<const T> vs) {
+    for (T v : vs) address(v);
+    return *this;
+  }
+  Recorder& integers(std::span<const int> vs) {
+    contents_.ints.insert(contents_.ints.end(), vs.begin(), vs.end());
+    return *this;
+  }
+  Contents done() { return std::move(contents_); }
+
+ private:
+  static constexpr bool kLarge = std::is_same_v<I, Count>;
+  Contents contents_;
+};
+
 // Indexed and hindexed types, with displacements already in bytes.
-Status blocks(std::span<const int> blocklengths, std::span<const std::ptrdiff_t> byte_displacements,
+template <class I, class D>
+Status blocks(std::span<const I> blocklengths, std::span<const D> byte_displacements,
               const TypeRef& old, Contents contents, TypeRef& out) {
   if (Status s = check_old(old); !s.ok()) return s;
   Builder b;
@@ -179,7 +225,8 @@ Status blocks(std::span<const int> blocklengths, std::span<const std::ptrdiff_t>
 }
 
 // Displacements in multiples of the old type's extent, in bytes (an overflow error when they do not fit).
-Status scaled(std::span<const int> displacements, const TypeRef& old, std::vector<std::ptrdiff_t>& bytes) {
+template <class I>
+Status scaled(std::span<const I> displacements, const TypeRef& old, std::vector<std::ptrdiff_t>& bytes) {
   if (Status s = check_old(old); !s.ok()) return s;
   Checked math;
   bytes.resize(displacements.size());
@@ -190,16 +237,17 @@ Status scaled(std::span<const int> displacements, const TypeRef& old, std::vecto
 
 }  // namespace
 
-Status contiguous(int count, const TypeRef& old, TypeRef& out) {
+template <class I>
+Status contiguous(I count, const TypeRef& old, TypeRef& out) {
   if (count < 0) return negative(kErrCount, "count", count);
   if (Status s = check_old(old); !s.ok()) return s;
   Builder b;
   b.add(old, static_cast<std::size_t>(count), 0);
-  return b.finish(contents_of(Combiner::kContiguous, {count}, {}, {old}), false, out);
+  return b.finish(Recorder<I>(Combiner::kContiguous, {old}).count(count).done(), false, out);
 }
 
 namespace {
-Status strided(int count, int blocklength, std::ptrdiff_t stride, const TypeRef& old, Contents contents,
+Status strided(long long count, long long blocklength, std::ptrdiff_t stride, const TypeRef& old, Contents contents,
                TypeRef& out) {
   if (count < 0) return negative(kErrCount, "count", count);
   if (blocklength < 0) return negative(kErrArg, "blocklength", blocklength);
@@ -210,61 +258,62 @@ Status strided(int count, int blocklength, std::ptrdiff_t stride, const TypeRef&
 }
 }  // namespace
 
-Status vector(int count, int blocklength, int stride, const TypeRef& old, TypeRef& out) {
+template <class I>
+Status vector(I count, I blocklength, I stride, const TypeRef& old, TypeRef& out) {
   if (Status s = check_old(old); !s.ok()) return s;
   std::ptrdiff_t bytes;
   if (__builtin_mul_overflow(static_cast<std::ptrdiff_t>(stride), old->extent(), &bytes))
     return error(kErrValueTooLarge, "stride " + std::to_string(stride) + " times the old type's extent overflows");
   return strided(count, blocklength, bytes, old,
-                 contents_of(Combiner::kVector, {count, blocklength, stride}, {}, {old}), out);
+                 Recorder<I>(Combiner::kVector, {old}).count(count).count(blocklength).count(stride).done(), out);
 }
 
-Status hvector(int count, int blocklength, std::ptrdiff_t stride, const TypeRef& old, TypeRef& out) {
+template <class I>
+Status hvector(I count, I blocklength, Address<I> stride, const TypeRef& old, TypeRef& out) {
   if (Status s = check_old(old); !s.ok()) return s;
-  return strided(count, blocklength, stride, old,
-                 contents_of(Combiner::kHvector, {count, blocklength}, {stride}, {old}), out);
+  return strided(count, blocklength, static_cast<std::ptrdiff_t>(stride), old,
+                 Recorder<I>(Combiner::kHvector, {old}).count(count).count(blocklength).address(stride).done(), out);
 }
 
-Status indexed(std::span<const int> blocklengths, std::span<const int> displacements, const TypeRef& old,
-               TypeRef& out) {
+template <class I>
+Status indexed(std::span<const I> blocklengths, std::span<const I> displacements, const TypeRef& old, TypeRef& out) {
   std::vector<std::ptrdiff_t> bytes;
   if (Status s = scaled(displacements, old, bytes); !s.ok()) return s;
-  std::vector<int> ints{static_cast<int>(blocklengths.size())};
-  ints.insert(ints.end(), blocklengths.begin(), blocklengths.end());
-  ints.insert(ints.end(), displacements.begin(), displacements.end());
-  return blocks(blocklengths, bytes, old, contents_of(Combiner::kIndexed, std::move(ints), {}, {old}), out);
+  Recorder<I> contents(Combiner::kIndexed, {old});
+  contents.count(static_cast<long long>(blocklengths.size())).counts(blocklengths).counts(displacements);
+  return blocks(blocklengths, std::span<const std::ptrdiff_t>(bytes), old, contents.done(), out);
 }
 
-Status hindexed(std::span<const int> blocklengths, std::span<const std::ptrdiff_t> displacements, const TypeRef& old,
+template <class I>
+Status hindexed(std::span<const I> blocklengths, std::span<const Address<I>> displacements, const TypeRef& old,
                 TypeRef& out) {
-  std::vector<int> ints{static_cast<int>(blocklengths.size())};
-  ints.insert(ints.end(), blocklengths.begin(), blocklengths.end());
-  return blocks(blocklengths, displacements, old,
-                contents_of(Combiner::kHindexed, std::move(ints), {displacements.begin(), displacements.end()}, {old}),
-                out);
+  Recorder<I> contents(Combiner::kHindexed, {old});
+  contents.count(static_cast<long long>(blocklengths.size())).counts(blocklengths).addresses(displacements);
+  return blocks(blocklengths, displacements, old, contents.done(), out);
 }
 
-Status indexed_block(int blocklength, std::span<const int> displacements, const TypeRef& old, TypeRef& out) {
+template <class I>
+Status indexed_block(I blocklength, std::span<const I> displacements, const TypeRef& old, TypeRef& out) {
   if (blocklength < 0) return negative(kErrArg, "blocklength", blocklength);
   std::vector<std::ptrdiff_t> bytes;
   if (Status s = scaled(displacements, old, bytes); !s.ok()) return s;
-  const std::vector<int> lengths(displacements.size(), blocklength);
-  std::vector<int> ints{static_cast<int>(displacements.size()), blocklength};
-  ints.insert(ints.end(), displacements.begin(), displacements.end());
-  return blocks(lengths, bytes, old, contents_of(Combiner::kIndexedBlock, std::move(ints), {}, {old}), out);
+  const std::vector<I> lengths(displacements.size(), blocklength);
+  Recorder<I> contents(Combiner::kIndexedBlock, {old});
+  contents.count(static_cast<long long>(displacements.size())).count(blocklength).counts(displacements);
+  return blocks(std::span<const I>(lengths), std::span<const std::ptrdiff_t>(bytes), old, contents.done(), out);
 }
 
-Status hindexed_block(int blocklength, std::span<const std::ptrdiff_t> displacements, const TypeRef& old,
-                      TypeRef& out) {
+template <class I>
+Status hindexed_block(I blocklength, std::span<const Address<I>> displacements, const TypeRef& old, TypeRef& out) {
   if (blocklength < 0) return negative(kErrArg, "blocklength", blocklength);
-  const std::vector<int> lengths(displacements.size(), blocklength);
-  return blocks(lengths, displacements, old,
-                contents_of(Combiner::kHindexedBlock, {static_cast<int>(displacements.size()), blocklength},
-                            {displacements.begin(), displacements.end()}, {old}),
-                out);
+  const std::vector<I> lengths(displacements.size(), blocklength);
+  Recorder<I> contents(Combiner::kHindexedBlock, {old});
+  contents.count(static_cast<long long>(displacements.size())).count(blocklength).addresses(displacements);
+  return blocks(std::span<const I>(lengths), displacements, old, contents.done(), out);
 }
 
-Status structure(std::span<const int> blocklengths, std::span<const std::ptrdiff_t> displacements,
+template <class I>
+Status structure(std::span<const I> blocklengths, std::span<const Address<I>> displacements,
                  std::span<const TypeRef> types, TypeRef& out) {
   Builder b;
   for (std::size_t i = 0; i < types.size(); ++i) {
@@ -274,16 +323,15 @@ Status structure(std::span<const int> blocklengths, std::span<const std::ptrdiff
                                 std::to_string(i));
     b.add(types[i], static_cast<std::size_t>(blocklengths[i]), displacements[i]);
   }
-  std::vector<int> ints{static_cast<int>(types.size())};
-  ints.insert(ints.end(), blocklengths.begin(), blocklengths.end());
-  return b.finish(contents_of(Combiner::kStruct, std::move(ints), {displacements.begin(), displacements.end()},
-                              {types.begin(), types.end()}),
-                  true, out);
+  Recorder<I> contents(Combiner::kStruct, {types.begin(), types.end()});
+  contents.count(static_cast<long long>(types.size())).counts(blocklengths).addresses(displacements);
+  return b.finish(contents.done(), true, out);
 }
 
 // MPI-4.0 5.1.3: the subarray of `subsizes` at `starts` in an array of `sizes` elements of `old`, in C (last
 // index fastest) or Fortran order, with lb 0 and the whole array's extent.
-Status subarray(std::span<const int> sizes, std::span<const int> subsizes, std::span<const int> starts, int order,
+template <class I>
+Status subarray(std::span<const I> sizes, std::span<const I> subsizes, std::span<const I> starts, int order,
                 const TypeRef& old, TypeRef& out) {
   if (Status s = check_old(old); !s.ok()) return s;
   if (sizes.empty()) return error(kErrArg, "ndims is 0: a subarray needs at least one dimension");
@@ -315,10 +363,9 @@ Status subarray(std::span<const int> sizes, std::span<const int> subsizes, std::
   }
   if (math.overflow) return error(kErrValueTooLarge, "the array's extent overflows MPI_Aint");
   b.shift(offset);
-  std::vector<int> ints{static_cast<int>(n)};
-  for (auto a : {sizes, subsizes, starts}) ints.insert(ints.end(), a.begin(), a.end());
-  ints.push_back(order);
-  return b.finish(contents_of(Combiner::kSubarray, std::move(ints), {}, {old}), false, out,
+  Recorder<I> contents(Combiner::kSubarray, {old});
+  contents.integer(static_cast<int>(n)).counts(sizes).counts(subsizes).counts(starts).integer(order);
+  return b.finish(contents.done(), false, out,
                   std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, stride});
 }
 
@@ -330,7 +377,7 @@ struct Share {
   std::size_t first, block, full, cycle, rest;
 };
 
-Status share_of(int g, int distrib, int darg, int p, int coord, int dim, Share& out) {
+Status share_of(long long g, int distrib, int darg, int p, int coord, int dim, Share& out) {
   const std::string where = " in dimension " + std::to_string(dim);
   const auto G = static_cast<std::size_t>(g), P = static_cast<std::size_t>(p), c = static_cast<std::size_t>(coord);
   if (darg != kDistributeDfltDarg && darg < 1)
@@ -365,7 +412,8 @@ Status share_of(int g, int distrib, int darg, int p, int coord, int dim, Share& 
 
 // Built one dimension at a time from the fastest-varying: each step is a type of the whole dimension's extent
 // holding this process's share of it, so the layout stays a few strided pieces per dimension.
-Status darray(int size, int rank, std::span<const int> gsizes, std::span<const int> distribs,
+template <class I>
+Status darray(int size, int rank, std::span<const I> gsizes, std::span<const int> distribs,
               std::span<const int> dargs, std::span<const int> psizes, int order, const TypeRef& old, TypeRef& out) {
   if (Status s = check_old(old); !s.ok()) return s;
   const std::size_t n = gsizes.size();
@@ -388,9 +436,9 @@ Status darray(int size, int rank, std::span<const int> gsizes, std::span<const i
   for (std::size_t i = n, r = static_cast<std::size_t>(rank); i-- > 0; r /= static_cast<std::size_t>(psizes[i]))
     coords[i] = static_cast<int>(r % static_cast<std::size_t>(psizes[i]));
 
-  std::vector<int> ints{size, rank, static_cast<int>(n)};
-  for (auto a : {gsizes, distribs, dargs, psizes}) ints.insert(ints.end(), a.begin(), a.end());
-  ints.push_back(order);
+  Recorder<I> record(Combiner::kDarray, {old});
+  record.integer(size).integer(rank).integer(static_cast<int>(n)).counts(gsizes).integers(distribs).integers(dargs);
+  const Contents contents = record.integers(psizes).integer(order).done();
   Checked math;
   TypeRef step = old;
   std::ptrdiff_t stride = old->extent();  // one index step in the current dimension, in bytes
@@ -408,8 +456,8 @@ Status darray(int size, int rank, std::span<const int> gsizes, std::span<const i
     b.shift(math.mul(static_cast<std::ptrdiff_t>(share.first), stride));
     const std::ptrdiff_t extent = math.mul<std::ptrdiff_t>(gsizes[d], stride);
     if (math.overflow) return error(kErrValueTooLarge, "the array's extent overflows MPI_Aint");
-    Contents contents = k + 1 == n ? contents_of(Combiner::kDarray, ints, {}, {old}) : Contents{};
-    if (Status s = b.finish(std::move(contents), false, step, std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, extent});
+    if (Status s = b.finish(k + 1 == n ? contents : Contents{}, false, step,
+                            std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, extent});
         !s.ok())
       return s;
     stride = extent;
@@ -418,11 +466,12 @@ Status darray(int size, int rank, std::span<const int> gsizes, std::span<const i
   return Status::success();
 }
 
-Status resized(const TypeRef& old, std::ptrdiff_t lb, std::ptrdiff_t extent, TypeRef& out) {
+template <class I>
+Status resized(const TypeRef& old, Address<I> lb, Address<I> extent, TypeRef& out) {
   if (Status s = check_old(old); !s.ok()) return s;
   Builder b;
   b.add(old, 1, 0);
-  return b.finish(contents_of(Combiner::kResized, {}, {lb, extent}, {old}), false, out,
+  return b.finish(Recorder<I>(Combiner::kResized, {old}).address(lb).address(extent).done(), false, out,
                   std::pair<std::ptrdiff_t, std::ptrdiff_t>{lb, extent});
 }
 
@@ -434,5 +483,25 @@ Status dup(const TypeRef& old, TypeRef& out) {
   if (s.ok()) std::const_pointer_cast<Datatype>(out)->committed = old->committed;
   return s;
 }
+
+// Both widths of every constructor (construct.hpp).
+#define STRATA_CONSTRUCTORS(I)                                                                                     \
+  template Status contiguous<I>(I, const TypeRef&, TypeRef&);                                                      \
+  template Status vector<I>(I, I, I, const TypeRef&, TypeRef&);                                                    \
+  template Status hvector<I>(I, I, Address<I>, const TypeRef&, TypeRef&);                                          \
+  template Status indexed<I>(std::span<const I>, std::span<const I>, const TypeRef&, TypeRef&);                    \
+  template Status hindexed<I>(std::span<const I>, std::span<const Address<I>>, const TypeRef&, TypeRef&);          \
+  template Status indexed_block<I>(I, std::span<const I>, const TypeRef&, TypeRef&);                               \
+  template Status hindexed_block<I>(I, std::span<const Address<I>>, const TypeRef&, TypeRef&);                     \
+  template Status structure<I>(std::span<const I>, std::span<const Address<I>>, std::span<const TypeRef>,          \
+                               TypeRef&);                                                                          \
+  template Status subarray<I>(std::span<const I>, std::span<const I>, std::span<const I>, int, const TypeRef&,     \
+                              TypeRef&);                                                                           \
+  template Status darray<I>(int, int, std::span<const I>, std::span<const int>, std::span<const int>,              \
+                            std::span<const int>, int, const TypeRef&, TypeRef&);                                  \
+  template Status resized<I>(const TypeRef&, Address<I>, Address<I>, TypeRef&);
+STRATA_CONSTRUCTORS(int)
+STRATA_CONSTRUCTORS(Count)
+#undef STRATA_CONSTRUCTORS
 
 }  // namespace strata::datatype

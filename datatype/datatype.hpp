@@ -31,11 +31,13 @@ enum class Combiner : int {
   kSubarray, kResized, kDarray,
 };
 
-// The constructor's arguments, as MPI_Type_get_contents returns them.
+// The constructor's arguments, as MPI_Type_get_contents returns them. A large-count constructor's (MPI_Type_vector_c,
+// ...; MPI-4.0 5.1.13) counts and displacements are its large counts, and only MPI_Type_get_contents_c returns them.
 struct Contents {
   Combiner combiner = Combiner::kNamed;
   std::vector<int> ints;
   std::vector<std::ptrdiff_t> addresses;
+  std::vector<long long> large_counts;
   std::vector<TypeRef> types;
 };
 

@@ -257,10 +257,17 @@ bool aligned(const void* p, std::size_t alignment) {
   return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
 }
 
-// A user function takes an int count (MPI_User_function's len): larger counts go in several calls.
+// A user function takes an int count (MPI_User_function's len): larger counts go in several calls. A large-count
+// one (MPI_Op_create_c) takes any count in one call.
 void reduce_user(const Op& op, const void* in, void* inout, std::size_t count, const Datatype& t, int type_handle) {
   auto* a = static_cast<char*>(const_cast<void*>(in));  // invec is not const in MPI_User_function
   auto* b = static_cast<char*>(inout);
+  if (op.user_large != nullptr) {
+    long long len = static_cast<long long>(count);
+    int handle = type_handle;
+    if (count > 0) op.user_large(a, b, &len, &handle);
+    return;
+  }
   while (count > 0) {
     const int n = static_cast<int>(std::min<std::size_t>(count, INT_MAX));
     int len = n, handle = type_handle;

@@ -29,12 +29,15 @@ enum OpKind : int {
 
 // MPI_User_function: (invec, inoutvec, len, datatype), the datatype being an MPI_Datatype handle (an int).
 using UserFunction = void(void* in, void* inout, int* len, int* datatype);
+// MPI_User_function_c (MPI_Op_create_c, MPI-4.0 6.9.5): the same with an MPI_Count length.
+using UserFunctionLarge = void(void* in, void* inout, long long* len, int* datatype);
 
 struct Op {
   int kind;             // OpKind
   bool commutative;
   bool predefined;
-  UserFunction* user;   // kOpUser only
+  UserFunction* user;   // kOpUser only: one of these two
+  UserFunctionLarge* user_large = nullptr;
 };
 
 // The predefined operator of that kind; nullptr for kOpNull and anything out of range.

@@ -960,6 +960,330 @@ STRATA_DECLARE(int, Op_free, (MPI_Op *op))
 STRATA_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
 STRATA_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
 
+/* ---- Large-count (_c) calls, MPI-4.0 2.5.8 and Annex A: the twin of each call with a count or displacement
+ *      argument, taking MPI_Count counts (and sizes, positions and the _c datatype constructors' displacements).
+ *      They behave as their int twins; counts above INT_MAX really work where noted. ----------------------------- */
+/* Point-to-point (any count: the transport counts bytes in 64 bits) */
+STRATA_DECLARE(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm))
+STRATA_DECLARE(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm))
+STRATA_DECLARE(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm))
+STRATA_DECLARE(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm))
+STRATA_DECLARE(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                                  MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                                   MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                                   MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                                   MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                             MPI_Status *status))
+STRATA_DECLARE(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                              MPI_Request *request))
+STRATA_DECLARE(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                                  MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Mrecv_c,
+               (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status))
+STRATA_DECLARE(int, Imrecv_c,
+               (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request))
+STRATA_DECLARE(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                                 int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                                 int recvtag, MPI_Comm comm, MPI_Status *status))
+STRATA_DECLARE(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                                         int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+STRATA_DECLARE(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                                  int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                                  int recvtag, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Isendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                                          int source, int recvtag, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+/* MPI_Buffer_detach (int) fails with MPI_ERR_VALUE_TOO_LARGE, leaving it attached, for a buffer above INT_MAX. */
+STRATA_DECLARE(int, Buffer_attach_c, (void *buffer, MPI_Count size))
+STRATA_DECLARE(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+/* Datatypes (any count the size and extent of which fit MPI_Count / MPI_Aint). A type built by a _c constructor
+ * keeps its arguments as large counts: MPI_Type_get_envelope and MPI_Type_get_contents refuse it (MPI_ERR_TYPE);
+ * the _c twins return it, with the counts and byte displacements in array_of_large_counts. */
+STRATA_DECLARE(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                            MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_indexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                     const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_hindexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                             const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                             MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_indexed_block_c, (MPI_Count count, MPI_Count blocklength,
+                                                  const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                                  MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_hindexed_block_c, (MPI_Count count, MPI_Count blocklength,
+                                                   const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                                   MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_struct_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                           const MPI_Count array_of_displacements[],
+                                           const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_subarray_c, (int ndims, const MPI_Count array_of_sizes[],
+                                             const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
+                                             int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_darray_c, (int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                                           const int array_of_distribs[], const int array_of_dargs[],
+                                           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                           MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                                            MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size))
+STRATA_DECLARE(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+STRATA_DECLARE(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+STRATA_DECLARE(int, Type_get_envelope_c, (MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                                          MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner))
+STRATA_DECLARE(int, Type_get_contents_c,
+               (MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts,
+                MPI_Count max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+                MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]))
+STRATA_DECLARE(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+STRATA_DECLARE(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                             MPI_Count outsize, MPI_Count *position, MPI_Comm comm))
+STRATA_DECLARE(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                               MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm))
+STRATA_DECLARE(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size))
+STRATA_DECLARE(int, Pack_external_c, (const char datarep[], const void *inbuf, MPI_Count incount,
+                                      MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position))
+STRATA_DECLARE(int, Unpack_external_c, (const char datarep[], const void *inbuf, MPI_Count insize,
+                                        MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype))
+STRATA_DECLARE(int, Pack_external_size_c,
+               (const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Count *size))
+/* Collectives, blocking, nonblocking and persistent, and the neighbourhood ones. The scalar counts may exceed
+ * INT_MAX; the v and w calls' counts and displacements must each fit an int (else MPI_ERR_COUNT), as must the
+ * total of a reduce-scatter. */
+STRATA_DECLARE(int, Neighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                            MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                                MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                            void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                            MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                             void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                                 void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                                 MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                           MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                               MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                           MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                            const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                            const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                                const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                                MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                           const MPI_Datatype recvtypes[], MPI_Comm comm))
+STRATA_DECLARE(int, Ineighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                            const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                            const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Neighbor_alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                                void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                                MPI_Request *request))
+STRATA_DECLARE(int, Bcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm))
+STRATA_DECLARE(int, Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                               MPI_Request *request))
+STRATA_DECLARE(int, Gather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+STRATA_DECLARE(int, Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                MPI_Request *request))
+STRATA_DECLARE(int, Gatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                int root, MPI_Comm comm))
+STRATA_DECLARE(int, Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                 int root, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Scatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+STRATA_DECLARE(int, Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                 MPI_Request *request))
+STRATA_DECLARE(int, Scatterv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                                 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 int root, MPI_Comm comm))
+STRATA_DECLARE(int, Iscatterv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  int root, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Iallgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                   MPI_Comm comm))
+STRATA_DECLARE(int, Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ialltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                  MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+STRATA_DECLARE(int, Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Request *request))
+STRATA_DECLARE(int, Alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                  const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+STRATA_DECLARE(int, Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                   MPI_Request *request))
+STRATA_DECLARE(int, Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                               int root, MPI_Comm comm))
+STRATA_DECLARE(int, Ireduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                                int root, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm))
+STRATA_DECLARE(int, Iallreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                   MPI_Op op, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Reduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+STRATA_DECLARE(int, Ireduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Reduce_scatter_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+STRATA_DECLARE(int, Ireduce_scatter_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm))
+STRATA_DECLARE(int, Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm))
+STRATA_DECLARE(int, Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm, MPI_Request *request))
+STRATA_DECLARE(int, Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                    MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Gatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Scatter_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                     MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Scatterv_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                      MPI_Request *request))
+STRATA_DECLARE(int, Allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                       MPI_Request *request))
+STRATA_DECLARE(int, Allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                      MPI_Request *request))
+STRATA_DECLARE(int, Alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                       const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                       MPI_Request *request))
+STRATA_DECLARE(int, Alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                       MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Reduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Allreduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Reduce_scatter_block_init_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                                  MPI_Request *request))
+STRATA_DECLARE(int, Reduce_scatter_init_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                            MPI_Request *request))
+STRATA_DECLARE(int, Scan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+STRATA_DECLARE(int, Exscan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+
+/* One-sided communication (any count). The windows keep an int disp_unit: a larger one fails with MPI_ERR_DISP. */
+STRATA_DECLARE(int, Put_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                            int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                            MPI_Datatype target_datatype, MPI_Win win))
+STRATA_DECLARE(int, Get_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                            MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win))
+STRATA_DECLARE(int, Accumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                   int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+STRATA_DECLARE(int, Get_accumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                       void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                                       int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+STRATA_DECLARE(int, Rput_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                             MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
+STRATA_DECLARE(int, Rget_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                             MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                             MPI_Request *request))
+STRATA_DECLARE(int, Raccumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                    int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request))
+STRATA_DECLARE(int, Rget_accumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                        void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                                        int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request))
+STRATA_DECLARE(int, Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                   MPI_Win *win))
+STRATA_DECLARE(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                                     MPI_Win *win))
+STRATA_DECLARE(int, Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                            void *baseptr, MPI_Win *win))
+STRATA_DECLARE(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr))
+/* Reductions: a user function of MPI_Op_create_c gets the whole count in one call (MPI_Op_create's functions get at
+ * most INT_MAX elements a call). */
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
+STRATA_DECLARE(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op))
+STRATA_DECLARE(int, Reduce_local_c,
+               (const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op))
+
 /* ---- Strata extensions (MPIX_), each with a PMPIX_ twin ------------------------------------------------------ */
 /* Sessions (MPI-4.0 11.3): MPI used without MPI_Init. The process sets are "mpi://WORLD" and "mpi://SELF"; a
  * session's info has "thread_level" (the level provided), a process set's "mpi_size". */

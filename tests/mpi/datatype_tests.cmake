@@ -31,3 +31,10 @@ strata_mpi_test(datatype_bad_input NP 1)
 strata_mpi_test(datatype_external32 NP 1)
 strata_mpi_test(datatype_external32 NP 3)
 strata_mpi_test(datatype_external32 NP 4 NODES node)
+
+# ---- The large-count (_c) calls: point-to-point, datatypes, packing, collectives, counts beyond INT_MAX ------------
+strata_mpi_test_programs(large_count_tests large_count)
+add_dependencies(mpi_tests large_count_tests)
+strata_mpi_test(large_count NP 2)
+strata_mpi_test(large_count NP 2 P2PCMA)
+strata_mpi_test(large_count NP 4 NODES node)
