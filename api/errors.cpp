@@ -86,8 +86,28 @@ const char* class_string(int cls) {
       "MPI_ERR_SESSION: invalid session handle",
       "MPI_ERR_PROC_ABORTED: operation failed because a peer process has aborted",
       "MPI_ERR_VALUE_TOO_LARGE: value is too large to store",
+      // The tools interface's classes (MPI-4.0 15.3.10), 61 .. 78 in mpi.h: MPI_T_ calls return them as they are.
+      "MPI_T_ERR_MEMORY: out of memory",
+      "MPI_T_ERR_NOT_INITIALIZED: the tools interface is not initialized (MPI_T_init_thread)",
+      "MPI_T_ERR_CANNOT_INIT: the tools interface cannot be initialized",
+      "MPI_T_ERR_NOT_ACCESSIBLE: the variable or event is not accessible now",
+      "MPI_T_ERR_INVALID_INDEX: index of a variable, category, enumeration, event or source is invalid",
+      "MPI_T_ERR_INVALID_ITEM: item index of an enumeration is out of range",
+      "MPI_T_ERR_INVALID_HANDLE: invalid tools interface handle",
+      "MPI_T_ERR_OUT_OF_HANDLES: no more handles available",
+      "MPI_T_ERR_OUT_OF_SESSIONS: no more performance variable sessions available",
+      "MPI_T_ERR_INVALID_SESSION: invalid performance variable session",
+      "MPI_T_ERR_CVAR_SET_NOT_NOW: the control variable cannot be set at this moment",
+      "MPI_T_ERR_CVAR_SET_NEVER: the control variable cannot be set until the end of execution",
+      "MPI_T_ERR_PVAR_NO_STARTSTOP: the performance variable cannot be started or stopped",
+      "MPI_T_ERR_PVAR_NO_WRITE: the performance variable cannot be written or reset",
+      "MPI_T_ERR_PVAR_NO_ATOMIC: the performance variable cannot be read and reset atomically",
+      "MPI_T_ERR_INVALID_NAME: no variable, category or event has this name",
+      "MPI_T_ERR_INVALID: invalid use of the tools interface or invalid argument",
+      "MPI_T_ERR_NOT_SUPPORTED: the requested tools interface functionality is not supported",
   };
   constexpr int n = sizeof kNames / sizeof kNames[0];
+  static_assert(n == MPI_T_ERR_NOT_SUPPORTED + 1, "one string per predefined class, the last one MPI_T_'s");
   return cls >= 0 && cls < n ? kNames[cls] : nullptr;
 }
 

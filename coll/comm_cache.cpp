@@ -88,12 +88,20 @@ const std::shared_ptr<Collective>& CommCache::repeat(Operation op, const CallKey
   static const std::shared_ptr<Collective> none;
   const auto i = static_cast<std::size_t>(op);
   const std::shared_ptr<Collective>& last = last_[i];
-  if (key == kNoKey || keys_[i] != key || !last || last->running()) return none;
+  if (key == kNoKey || keys_[i] != key || !last || last->running() || overrides_version_ != algorithm_overrides_version)
+    return none;
   return last;
 }
 
 Status CommCache::get(Operation op, const Args& args, const comm::Communicator& c, const std::string& forced,
                       const CallKey& key, std::shared_ptr<Collective>& out) {
+  // An algorithm override written through MPI_T since (selection.hpp) may choose differently: every rank drops its
+  // cached collectives alike, whatever its buffers, so all ranks select again.
+  if (overrides_version_ != algorithm_overrides_version) {
+    for (std::shared_ptr<Collective>& kept : last_) kept.reset();
+    keys_.fill(kNoKey);
+    overrides_version_ = algorithm_overrides_version;
+  }
   const auto i = static_cast<std::size_t>(op);
   std::shared_ptr<Collective>& last = last_[i];
   keys_[i] = kNoKey;

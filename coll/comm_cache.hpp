@@ -61,6 +61,7 @@ class CommCache {
   static constexpr auto kOperations = static_cast<std::size_t>(Operation::kCount);
   std::array<std::shared_ptr<Collective>, kOperations> last_;
   std::array<CallKey, kOperations> keys_{};
+  std::uint64_t overrides_version_ = 0;  // selection.hpp's algorithm_overrides_version when last_ was made
   std::optional<bool> spans_nodes_;  // known at the first call
   bool looked_up_ = false;            // hierarchy_ was looked up (it stays null if that failed)
   std::shared_ptr<const Hierarchy> hierarchy_;

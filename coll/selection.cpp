@@ -264,16 +264,29 @@ const std::string& environment_name(Operation op) {  // STRATA_COLL_<OPERATION>
   return names[static_cast<std::size_t>(op)];
 }
 
-// The environment's choice per operation, read once (as MPICH reads its control variables at start).
-const std::string& environment_choice(Operation op) {
-  static const PerOperation choices = per_operation([](Operation o) {
+// The environment's choice per operation, read once (as MPICH reads its control variables at start), and what
+// set_environment_choice (MPI_T's control variable strata_coll_<operation>) wrote since.
+PerOperation& environment_choices() {
+  static PerOperation choices = per_operation([](Operation o) {
     const char* value = std::getenv(environment_name(o).c_str());
     return std::string(value ? value : "");
   });
-  return choices[static_cast<std::size_t>(op)];
+  return choices;
 }
 
 }  // namespace
+
+const std::string& environment_choice(Operation op) { return environment_choices()[static_cast<std::size_t>(op)]; }
+
+Status set_environment_choice(Operation op, const std::string& name) {
+  // Checked as a forced name is at selection: it must exist for the operation ("" returns to the automatic choice).
+  if (!name.empty() && find_algorithm(op, name) == nullptr)
+    return error(kErrArg, std::string("no ") + operation_name(op) + " algorithm is called \"" + name +
+                              "\"; valid names: " + algorithm_names(op));
+  environment_choices()[static_cast<std::size_t>(op)] = name;
+  ++algorithm_overrides_version;  // collectives cached with the old choice are rebuilt (comm_cache.hpp)
+  return Status::success();
+}
 
 // Every rank must pick the same algorithm, so this uses only what every rank knows alike: at a gather's leaves the
 // receive arguments are not significant, and in the v/w exchanges each rank knows only its own counts.

@@ -8,6 +8,7 @@
 // name that does not exist is an error that lists the valid names; one that does not apply to a call (a ring for a
 // non-commutative operator) leaves that call to the automatic choice.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,6 +42,16 @@ Status select(Operation op, const Args& args, const std::string& forced, const A
 // the network each pays a rendezvous. Every rank of the level must see the same links and nodes.
 const Algorithm* select_level(Operation op, const Args& args, const std::function<LinkClass(int, int)>& link_of,
                               const std::function<int(int)>& node_of);
+
+// STRATA_COLL_<OPERATION>'s algorithm name for `op` ("" when unset), read from the environment at first use, and
+// writable at run time through MPI_T (control variable strata_coll_<operation>): later selections honour the value
+// set. A name that is not in the registry for `op` is refused (MPI_ERR_ARG, listing the valid ones); "" returns to
+// the automatic choice. Every process must set the same value, between collectives: a write bumps
+// algorithm_overrides_version, so each communicator rebuilds the collectives it cached with the old choice
+// (comm_cache.hpp); persistent collectives keep the algorithm they were built with.
+const std::string& environment_choice(Operation op);
+Status set_environment_choice(Operation op, const std::string& name);
+inline std::uint64_t algorithm_overrides_version = 0;
 
 // "strata_coll_groups" / STRATA_COLL_GROUPS: G for the grouped algorithms, as an info value (the call's or the
 // communicator's; null: none) or else the environment. Sets `groups` (0 when neither gives one); a value that is not

@@ -1352,6 +1352,177 @@ STRATA_DECLARE(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status 
 STRATA_DECLARE(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
 STRATA_DECLARE(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
 
+/* ---- The tools information interface, MPI_T (MPI-4.0 15.3) -------------------------------------------------------
+ * Usable before MPI_Init and after MPI_Finalize between MPI_T_init_thread and MPI_T_finalize (reference counted);
+ * outside such a pair every other MPI_T_ call returns MPI_T_ERR_NOT_INITIALIZED. MPI_T_ calls never run an error
+ * handler: they return one of the classes below (or another MPI_ERR_ class) as it is.
+ * Control variables: Strata's environment settings (STRATA_CHECK_COLL, STRATA_SHM_RINGS, ... as lower-case names:
+ * strata_check_coll, ...), read at first use and read-only (MPI_T_ERR_CVAR_SET_NEVER), except the per-operation
+ * collective algorithms strata_coll_<operation> (MPI_CHAR, scope MPI_T_SCOPE_ALL_EQ: every process writes the same
+ * name, between collectives; an unknown name is MPI_T_ERR_INVALID; "" returns to the automatic choice).
+ * Performance variables: the point-to-point engine's message and byte counters (MPI_T_PVAR_CLASS_COUNTER) and
+ * queue lengths (MPI_T_PVAR_CLASS_LEVEL, continuous, read-only). Categories: "strata" holding
+ * "strata_collectives", "strata_transport" and "strata_cost_model". No event types and no event sources. */
+typedef struct strata_mpi_t_enum_s *MPI_T_enum;
+typedef struct strata_mpi_t_cvar_handle_s *MPI_T_cvar_handle;
+typedef struct strata_mpi_t_pvar_handle_s *MPI_T_pvar_handle;
+typedef struct strata_mpi_t_pvar_session_s *MPI_T_pvar_session;
+typedef struct strata_mpi_t_event_registration_s *MPI_T_event_registration;
+typedef struct strata_mpi_t_event_instance_s *MPI_T_event_instance;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_EVENT_REGISTRATION_NULL ((MPI_T_event_registration)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)1)
+
+/* MPI_T error classes (MPI-4.0 15.3.10); valid for MPI_Error_class and MPI_Error_string. */
+#define MPI_T_ERR_MEMORY 61
+#define MPI_T_ERR_NOT_INITIALIZED 62
+#define MPI_T_ERR_CANNOT_INIT 63
+#define MPI_T_ERR_NOT_ACCESSIBLE 64
+#define MPI_T_ERR_INVALID_INDEX 65
+#define MPI_T_ERR_INVALID_ITEM 66
+#define MPI_T_ERR_INVALID_HANDLE 67
+#define MPI_T_ERR_OUT_OF_HANDLES 68
+#define MPI_T_ERR_OUT_OF_SESSIONS 69
+#define MPI_T_ERR_INVALID_SESSION 70
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 71
+#define MPI_T_ERR_CVAR_SET_NEVER 72
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 73
+#define MPI_T_ERR_PVAR_NO_WRITE 74
+#define MPI_T_ERR_PVAR_NO_ATOMIC 75
+#define MPI_T_ERR_INVALID_NAME 76
+#define MPI_T_ERR_INVALID 77
+#define MPI_T_ERR_NOT_SUPPORTED 78
+
+/* Verbosity (15.3.1), binding (15.3.2), control variable scope (15.3.6), performance variable class (15.3.7). */
+#define MPI_T_VERBOSITY_USER_BASIC 221
+#define MPI_T_VERBOSITY_USER_DETAIL 222
+#define MPI_T_VERBOSITY_USER_ALL 223
+#define MPI_T_VERBOSITY_TUNER_BASIC 224
+#define MPI_T_VERBOSITY_TUNER_DETAIL 225
+#define MPI_T_VERBOSITY_TUNER_ALL 226
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 227
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 228
+#define MPI_T_VERBOSITY_MPIDEV_ALL 229
+#define MPI_T_BIND_NO_OBJECT 0
+#define MPI_T_BIND_MPI_COMM 1
+#define MPI_T_BIND_MPI_DATATYPE 2
+#define MPI_T_BIND_MPI_ERRHANDLER 3
+#define MPI_T_BIND_MPI_FILE 4
+#define MPI_T_BIND_MPI_GROUP 5
+#define MPI_T_BIND_MPI_OP 6
+#define MPI_T_BIND_MPI_REQUEST 7
+#define MPI_T_BIND_MPI_WIN 8
+#define MPI_T_BIND_MPI_MESSAGE 9
+#define MPI_T_BIND_MPI_INFO 10
+#define MPI_T_BIND_MPI_SESSION 11
+#define MPI_T_SCOPE_CONSTANT 0
+#define MPI_T_SCOPE_READONLY 1
+#define MPI_T_SCOPE_LOCAL 2
+#define MPI_T_SCOPE_GROUP 3
+#define MPI_T_SCOPE_GROUP_EQ 4
+#define MPI_T_SCOPE_ALL 5
+#define MPI_T_SCOPE_ALL_EQ 6
+#define MPI_T_PVAR_CLASS_STATE 0
+#define MPI_T_PVAR_CLASS_LEVEL 1
+#define MPI_T_PVAR_CLASS_SIZE 2
+#define MPI_T_PVAR_CLASS_PERCENTAGE 3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 5
+#define MPI_T_PVAR_CLASS_COUNTER 6
+#define MPI_T_PVAR_CLASS_AGGREGATE 7
+#define MPI_T_PVAR_CLASS_TIMER 8
+#define MPI_T_PVAR_CLASS_GENERIC 9
+
+/* Events and their sources (15.3.8). */
+typedef enum MPI_T_cb_safety {
+  MPI_T_CB_REQUIRE_NONE = 0,
+  MPI_T_CB_REQUIRE_MPI_RESTRICTED = 1,
+  MPI_T_CB_REQUIRE_THREAD_SAFE = 2,
+  MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 3
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order { MPI_T_SOURCE_ORDERED = 0, MPI_T_SOURCE_UNORDERED = 1 } MPI_T_source_order;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance, MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                          void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count, MPI_T_event_registration event_registration,
+                                             int source_index, MPI_T_cb_safety cb_safety, void *user_data);
+
+#define STRATA_DECLARE_T(ret, name, args) ret MPI_T_##name args; ret PMPI_T_##name args;
+STRATA_DECLARE_T(int, init_thread, (int required, int *provided))
+STRATA_DECLARE_T(int, finalize, (void))
+STRATA_DECLARE_T(int, enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len))
+STRATA_DECLARE_T(int, enum_get_item, (MPI_T_enum enumtype, int index, int *value, char *name, int *name_len))
+STRATA_DECLARE_T(int, cvar_get_num, (int *num_cvar))
+STRATA_DECLARE_T(int, cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbosity,
+                                      MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                                      int *bind, int *scope))
+STRATA_DECLARE_T(int, cvar_get_index, (const char *name, int *cvar_index))
+STRATA_DECLARE_T(int, cvar_handle_alloc, (int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count))
+STRATA_DECLARE_T(int, cvar_handle_free, (MPI_T_cvar_handle *handle))
+STRATA_DECLARE_T(int, cvar_read, (MPI_T_cvar_handle handle, void *buf))
+STRATA_DECLARE_T(int, cvar_write, (MPI_T_cvar_handle handle, const void *buf))
+STRATA_DECLARE_T(int, pvar_get_num, (int *num_pvar))
+STRATA_DECLARE_T(int, pvar_get_info, (int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
+                                      MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                                      int *bind, int *readonly, int *continuous, int *atomic))
+STRATA_DECLARE_T(int, pvar_get_index, (const char *name, int var_class, int *pvar_index))
+STRATA_DECLARE_T(int, pvar_session_create, (MPI_T_pvar_session *session))
+STRATA_DECLARE_T(int, pvar_session_free, (MPI_T_pvar_session *session))
+STRATA_DECLARE_T(int, pvar_handle_alloc, (MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                                          MPI_T_pvar_handle *handle, int *count))
+STRATA_DECLARE_T(int, pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *handle))
+STRATA_DECLARE_T(int, pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+STRATA_DECLARE_T(int, pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+STRATA_DECLARE_T(int, pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+STRATA_DECLARE_T(int, pvar_write, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf))
+STRATA_DECLARE_T(int, pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+STRATA_DECLARE_T(int, pvar_readreset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+STRATA_DECLARE_T(int, category_get_num, (int *num_cat))
+STRATA_DECLARE_T(int, category_get_info, (int cat_index, char *name, int *name_len, char *desc, int *desc_len,
+                                          int *num_cvars, int *num_pvars, int *num_categories))
+STRATA_DECLARE_T(int, category_get_num_events, (int cat_index, int *num_events))
+STRATA_DECLARE_T(int, category_get_index, (const char *name, int *cat_index))
+STRATA_DECLARE_T(int, category_get_cvars, (int cat_index, int len, int indices[]))
+STRATA_DECLARE_T(int, category_get_pvars, (int cat_index, int len, int indices[]))
+STRATA_DECLARE_T(int, category_get_events, (int cat_index, int len, int indices[]))
+STRATA_DECLARE_T(int, category_get_categories, (int cat_index, int len, int indices[]))
+STRATA_DECLARE_T(int, category_changed, (int *update_number))
+STRATA_DECLARE_T(int, source_get_num, (int *num_sources))
+STRATA_DECLARE_T(int, source_get_info, (int source_index, char *name, int *name_len, char *desc, int *desc_len,
+                                        MPI_T_source_order *ordering, MPI_Count *ticks_per_second,
+                                        MPI_Count *max_ticks, MPI_Info *info))
+STRATA_DECLARE_T(int, source_get_timestamp, (int source_index, MPI_Count *timestamp))
+STRATA_DECLARE_T(int, event_get_num, (int *num_events))
+STRATA_DECLARE_T(int, event_get_info, (int event_index, char *name, int *name_len, int *verbosity,
+                                       MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                                       int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                                       int *desc_len, int *bind))
+STRATA_DECLARE_T(int, event_get_index, (const char *name, int *event_index))
+STRATA_DECLARE_T(int, event_handle_alloc, (int event_index, void *obj_handle, MPI_Info info,
+                                           MPI_T_event_registration *event_registration))
+STRATA_DECLARE_T(int, event_handle_set_info, (MPI_T_event_registration event_registration, MPI_Info info))
+STRATA_DECLARE_T(int, event_handle_get_info, (MPI_T_event_registration event_registration, MPI_Info *info_used))
+STRATA_DECLARE_T(int, event_register_callback, (MPI_T_event_registration event_registration,
+                                                MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+                                                MPI_T_event_cb_function event_cb_function))
+STRATA_DECLARE_T(int, event_callback_set_info, (MPI_T_event_registration event_registration,
+                                                MPI_T_cb_safety cb_safety, MPI_Info info))
+STRATA_DECLARE_T(int, event_callback_get_info, (MPI_T_event_registration event_registration,
+                                                MPI_T_cb_safety cb_safety, MPI_Info *info_used))
+STRATA_DECLARE_T(int, event_handle_free, (MPI_T_event_registration event_registration, void *user_data,
+                                          MPI_T_event_free_cb_function free_cb_function))
+STRATA_DECLARE_T(int, event_set_dropped_handler, (MPI_T_event_registration event_registration,
+                                                  MPI_T_event_dropped_cb_function dropped_cb_function))
+STRATA_DECLARE_T(int, event_read, (MPI_T_event_instance event_instance, int element_index, void *buffer))
+STRATA_DECLARE_T(int, event_copy, (MPI_T_event_instance event_instance, void *buffer))
+STRATA_DECLARE_T(int, event_get_timestamp, (MPI_T_event_instance event_instance, MPI_Count *event_timestamp))
+STRATA_DECLARE_T(int, event_get_source, (MPI_T_event_instance event_instance, int *source_index))
+#undef STRATA_DECLARE_T
+
 #define STRATA_DECLARE_X(ret, name, args) ret MPIX_##name args; ret PMPIX_##name args;
 
 /* MPIX_Get_hw_placement: where the calling process lies, as Strata's topology layer sees it (the machine of its

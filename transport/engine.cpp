@@ -299,6 +299,8 @@ void Engine::start_send(Request* r) {
   h.context = r->context;
   h.bytes = bytes;
   h.cookie = reinterpret_cast<uintptr_t>(r);
+  ++messages_sent_;
+  bytes_sent_ += bytes;
   if (bytes <= eager_limit(peers_[r->peer])) {
     h.kind = MsgKind::Eager;
     h.sync = r->mode == SendMode::Synchronous;
@@ -397,6 +399,8 @@ void Engine::deliver(Request* r, const Header& h, const char* payload, std::size
   const std::size_t capacity = datatype::wire_bytes(*r->type, r->count);
   const std::size_t accepted = std::min<std::size_t>(h.bytes, capacity);
   r->status = {h.src_rank, h.tag, accepted < h.bytes ? kErrTruncate : 0, accepted, false};
+  ++messages_received_;
+  bytes_received_ += accepted;
   if (h.kind == MsgKind::Rts) {
     start_rendezvous_recv(r, h, accepted);
     return;

@@ -52,6 +52,14 @@ class Engine final : public FabricSink {
   // Messages ever queued as unexpected: a poller that takes messages by probing (rma/channel.cpp) probes only
   // when this moved.
   uint64_t unexpected_arrivals() const { return queues_.arrivals(); }
+  // What MPI_T's performance variables read (api/tools_variables.cpp). Every message counts, Strata's own
+  // collectives' too: sends as started (their packed bytes), receives as matched (the bytes accepted).
+  uint64_t messages_sent() const { return messages_sent_; }
+  uint64_t bytes_sent() const { return bytes_sent_; }
+  uint64_t messages_received() const { return messages_received_; }
+  uint64_t bytes_received() const { return bytes_received_; }
+  std::size_t posted_receives() const { return queues_.posted_count(); }         // waiting for a message
+  std::size_t unexpected_messages() const { return queues_.unexpected_count(); }  // waiting for a receive
   // A layer that takes messages by probing calls this while it needs them: large eager messages then leave the
   // rings at once instead of waiting there for a posted receive (on_ring_record's lazy path), so they count as
   // arrivals. Counted: every want_every_arrival(true) is undone by one want_every_arrival(false).
@@ -118,6 +126,11 @@ class Engine final : public FabricSink {
   bool read_large_messages_ = false;  // a ring peer's rendezvous by reading its memory (across nodes, STRATA_P2P_CMA)
   int ring_receives_ = 0;           // receives waiting for Data records
   int probing_layers_ = 0;          // want_every_arrival
+  // Plain counters, one increment per message: calls are serialized (MPI_THREAD_SERIALIZED at most).
+  uint64_t messages_sent_ = 0;
+  uint64_t bytes_sent_ = 0;
+  uint64_t messages_received_ = 0;
+  uint64_t bytes_received_ = 0;
 };
 
 Engine& engine();
