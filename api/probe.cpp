@@ -39,10 +39,11 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_St
     write_proc_null_status(status);
     return MPI_SUCCESS;
   }
-  runtime::progress();
+  const bool moved = runtime::progress();
   transport::RecvStatus s;
   *flag = transport::engine().probe(envelope(*c, source, tag), s);
   if (*flag) write_status(s, status);
+  runtime::polled(moved || *flag);
   return MPI_SUCCESS;
 }
 
@@ -74,8 +75,9 @@ extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_M
     write_proc_null_status(status);
     return MPI_SUCCESS;
   }
-  runtime::progress();
+  const bool moved = runtime::progress();
   *flag = take(*c, source, tag, message, status);
+  runtime::polled(moved || *flag);
   return MPI_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 // A request handle is null, inactive (a persistent request not started, or already returned by a Wait/Test), or
 // active. Waiting on null or inactive requests returns at once with an empty status.
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "api/coll_launch.hpp"
@@ -33,10 +34,37 @@ bool lookup_required(Check& check, const MPI_Request* handle, ApiRequest*& r) {
   return check.ok();
 }
 
-Check& check_array(Check& check, int count, const MPI_Request* array, std::vector<ApiRequest*>& out) {
+// The requests of an array argument, looked up once per call: on the stack for the usual few, since programs call
+// MPI_Testany and friends in tight loops (HPCC's RandomAccess: once per update), on the heap beyond.
+class RequestList {
+ public:
+  RequestList() = default;
+  RequestList(const RequestList&) = delete;  // data_ may point into local_
+  RequestList& operator=(const RequestList&) = delete;
+  void assign(int n) {
+    size_ = static_cast<std::size_t>(n);
+    if (size_ > local_.size()) {
+      heap_.assign(size_, nullptr);
+      data_ = heap_.data();
+    }
+    std::fill(data_, data_ + size_, nullptr);
+  }
+  ApiRequest*& operator[](std::size_t i) { return data_[i]; }
+  ApiRequest* operator[](std::size_t i) const { return data_[i]; }
+  ApiRequest** begin() const { return data_; }
+  ApiRequest** end() const { return data_ + size_; }
+
+ private:
+  std::array<ApiRequest*, 16> local_;
+  std::vector<ApiRequest*> heap_;
+  ApiRequest** data_ = local_.data();
+  std::size_t size_ = 0;
+};
+
+Check& check_array(Check& check, int count, const MPI_Request* array, RequestList& out) {
   if (count < 0) return check.fail(MPI_ERR_COUNT, "negative count " + std::to_string(count));
   if (count > 0) check.not_null(array, "array_of_requests");
-  out.assign(count, nullptr);
+  out.assign(count);
   for (int i = 0; i < count && check.ok(); ++i) lookup(check, array[i], out[i]);
   return check;
 }
@@ -82,7 +110,7 @@ int raise_in_status(const char* call, MPI_Comm failed_comm) {
 }
 
 // Waitall/Testall once every request is done: each active one is retired, the others get an empty status.
-int retire_all(const char* call, int count, MPI_Request* handles, const std::vector<ApiRequest*>& rs,
+int retire_all(const char* call, int count, MPI_Request* handles, const RequestList& rs,
                MPI_Status* statuses) {
   MPI_Comm failed = MPI_COMM_NULL;
   for (int i = 0; i < count; ++i) {
@@ -125,7 +153,7 @@ extern "C" int PMPI_Start(MPI_Request* request) {
 STRATA_PMPI(Startall)
 extern "C" int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
   Check check("MPI_Startall");
-  std::vector<ApiRequest*> rs;
+  RequestList rs;
   check_array(check, count, array_of_requests, rs);
   for (int i = 0; i < count && check.ok(); ++i) {
     if (rs[i] == nullptr || !rs[i]->persistent)
@@ -173,7 +201,7 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 STRATA_PMPI(Waitall)
 extern "C" int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
   Check check("MPI_Waitall");
-  std::vector<ApiRequest*> rs;
+  RequestList rs;
   if (!check_array(check, count, array_of_requests, rs).ok()) return check.raise();
   runtime::wait_until([&] {
     for (ApiRequest* r : rs)
@@ -186,7 +214,7 @@ extern "C" int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
 STRATA_PMPI(Testall)
 extern "C" int PMPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Status array_of_statuses[]) {
   Check check("MPI_Testall");
-  std::vector<ApiRequest*> rs;
+  RequestList rs;
   if (!check_array(check, count, array_of_requests, rs).not_null(flag, "flag").ok()) return check.raise();
   runtime::progress();
   *flag = 1;
@@ -200,7 +228,7 @@ namespace {
 
 int complete_any(const char* call, int count, MPI_Request* handles, int* index, int* flag, MPI_Status* status, bool block) {
   Check check(call);
-  std::vector<ApiRequest*> rs;
+  RequestList rs;
   check_array(check, count, handles, rs).not_null(index, "index");
   if (!check.ok()) return check.raise();
   auto first_done = [&] {
@@ -232,7 +260,7 @@ int complete_any(const char* call, int count, MPI_Request* handles, int* index, 
 int complete_some(const char* call, int count, MPI_Request* handles, int* outcount, int* indices, MPI_Status* statuses,
             bool block) {
   Check check(call);
-  std::vector<ApiRequest*> rs;
+  RequestList rs;
   check_array(check, count, handles, rs).not_null(outcount, "outcount");
   if (count > 0) check.not_null(indices, "array_of_indices");
   if (!check.ok()) return check.raise();

@@ -40,4 +40,12 @@ bool progress() {
 void set_spin_limit(int passes) { g_spin_limit = passes; }
 int spin_limit() { return g_spin_limit; }
 
+void polled(bool found) {
+  static Backoff backoff;
+  if (found)
+    backoff.made_progress();
+  else
+    backoff.idle();
+}
+
 }  // namespace strata::runtime

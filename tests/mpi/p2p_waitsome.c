@@ -6,7 +6,7 @@
  * sends after our "go", so before it the receives are known to be incomplete. */
 #include "test_util.h"
 
-enum { NREQ = 8, TAG_GO = 90, TAG_BASE = 100 };
+enum { NREQ = 20, TAG_GO = 90, TAG_BASE = 100 }; /* more slots than the 16 the calls keep on the stack */
 
 static int rank, size, left, right;
 
@@ -15,7 +15,8 @@ static int slot_size(int i) { return i == 5 ? 300007 : 3 + 10 * i; }
 
 /* Array layout of every round: active receives at the slots where `active[i]`, MPI_REQUEST_NULL at slots 0 and 4,
  * an inactive persistent receive at slot 2. */
-static const int active[NREQ] = {0, 1, 0, 1, 0, 1, 1, 1};
+static const int active[NREQ] = {0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+enum { NACTIVE = NREQ - 3 };
 
 typedef struct {
   MPI_Request reqs[NREQ];
@@ -94,7 +95,7 @@ static void round_waitany(void) {
   check_nothing_done(&r);
   round_go(&r, 0);
   int seen[NREQ] = {0};
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < NACTIVE; ++k) {
     int index = -1;
     MPI_Status st;
     test_poison_status(&st);
@@ -117,7 +118,7 @@ static void round_testany(void) {
   round_post(&r, 1);
   round_go(&r, 1);
   int seen[NREQ] = {0}, done = 0;
-  while (done < 5) {
+  while (done < NACTIVE) {
     int index = -1, flag = 0;
     MPI_Status st;
     CHECK_MPI(MPI_Testany(NREQ, r.reqs, &index, &flag, &st));
@@ -161,7 +162,7 @@ static void round_some(int round, int testing) {
       ++done;
     }
   }
-  CHECK(done == 5);
+  CHECK(done == NACTIVE);
   round_finish(&r);
 }
 
