@@ -28,7 +28,7 @@ inline TypeRef borrow(const Datatype* type) { return TypeRef(TypeRef(), type); }
 // The MPI_COMBINER_* values of include/mpi.h, in the same order (api/ checks it).
 enum class Combiner : int {
   kNamed, kDup, kContiguous, kVector, kHvector, kIndexed, kHindexed, kIndexedBlock, kHindexedBlock, kStruct,
-  kSubarray, kResized, kDarray,
+  kSubarray, kResized, kDarray, kF90Real, kF90Complex, kF90Integer,
 };
 
 // The constructor's arguments, as MPI_Type_get_contents returns them. A large-count constructor's (MPI_Type_vector_c,

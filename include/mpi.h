@@ -714,6 +714,12 @@ STRATA_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int 
  * for sizeof(long double) and its complex MPI_LONG_DOUBLE and MPI_C_LONG_DOUBLE_COMPLEX (the predefined handle
  * itself); MPI_ERR_ARG for another class or size. */
 STRATA_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
+/* The type of the Fortran kind SELECTED_REAL_KIND(p, r) / SELECTED_INT_KIND(r) gives (gfortran's kinds: REAL4 and 8,
+ * COMPLEX8 and 16, INTEGER1 ... 8; MPI_ERR_ARG beyond). It is predefined (no commit, no free) and its envelope is
+ * MPI_COMBINER_F90_REAL / _COMPLEX / _INTEGER with (p, r) or (r); the same arguments give the same handle. */
+STRATA_DECLARE(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
+STRATA_DECLARE(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype))
 STRATA_DECLARE(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 STRATA_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
 

@@ -1206,6 +1206,67 @@ static void match_size(void) {
   CHECK(t == MPI_DATATYPE_NULL);
 }
 
+/* MPI_Type_create_f90_*: the kind SELECTED_INT_KIND(r) / SELECTED_REAL_KIND(p, r) picks with gfortran's kinds
+ * (integer: ranges 2, 4, 9, 18; real: precision 6 range 37, precision 15 range 307), its size, an envelope of
+ * MPI_COMBINER_F90_* holding the arguments as given, one handle per argument list, no free; and it reduces as its
+ * kind does. */
+static void check_f90(MPI_Datatype t, int size, int combiner, int ni, const int *ints, int line) {
+  int got_size = -1, n_int = -1, n_addr = -1, n_type = -1, got_combiner = -1, got_ints[2] = {-1, -1};
+  CHECK_MPI(MPI_Type_size(t, &got_size));
+  CHECK_MPI(MPI_Type_get_envelope(t, &n_int, &n_addr, &n_type, &got_combiner));
+  if (got_size != size || got_combiner != combiner || n_int != ni || n_addr != 0 || n_type != 0)
+    test_fail(__FILE__, line, "f90 type size or envelope", "");
+  CHECK_MPI(MPI_Type_get_contents(t, 2, 0, 0, got_ints, NULL, NULL));
+  for (int i = 0; i < ni; ++i)
+    if (got_ints[i] != ints[i]) test_fail(__FILE__, line, "f90 type contents", "");
+}
+
+static void f90_kinds(void) {
+  const struct {
+    int r, size;
+  } integers[] = {{1, 1}, {2, 1}, {3, 2}, {4, 2}, {5, 4}, {9, 4}, {10, 8}, {18, 8}};
+  for (int i = 0; i < (int)(sizeof integers / sizeof integers[0]); ++i) {
+    MPI_Datatype t, again;
+    CHECK_MPI(MPI_Type_create_f90_integer(integers[i].r, &t));
+    CHECK_MPI(MPI_Type_create_f90_integer(integers[i].r, &again));
+    CHECK(t == again);
+    check_f90(t, integers[i].size, MPI_COMBINER_F90_INTEGER, 1, &integers[i].r, __LINE__);
+  }
+  const int U = MPI_UNDEFINED;
+  const struct {
+    int p, r, size;
+  } reals[] = {{6, U, 4}, {U, 37, 4}, {6, 37, 4}, {1, 1, 4}, {7, U, 8}, {U, 38, 8}, {15, 307, 8}, {6, 300, 8}};
+  for (int i = 0; i < (int)(sizeof reals / sizeof reals[0]); ++i) {
+    MPI_Datatype t, c;
+    const int pr[2] = {reals[i].p, reals[i].r};
+    CHECK_MPI(MPI_Type_create_f90_real(reals[i].p, reals[i].r, &t));
+    check_f90(t, reals[i].size, MPI_COMBINER_F90_REAL, 2, pr, __LINE__);
+    CHECK_MPI(MPI_Type_create_f90_complex(reals[i].p, reals[i].r, &c));
+    check_f90(c, 2 * reals[i].size, MPI_COMBINER_F90_COMPLEX, 2, pr, __LINE__);
+  }
+  MPI_Datatype t = MPI_DATATYPE_NULL, r6, r6_by_range;
+  CHECK_MPI(MPI_Type_create_f90_real(6, U, &r6));
+  CHECK_MPI(MPI_Type_create_f90_real(U, 37, &r6_by_range));
+  CHECK(r6 != r6_by_range); /* the same kind, asked differently: each remembers its own arguments */
+  TEST_EXPECT_ERROR(MPI_Type_create_f90_integer(19, &t), MPI_ERR_ARG, "MPI_Type_create_f90_integer");
+  TEST_EXPECT_ERROR(MPI_Type_create_f90_real(16, U, &t), MPI_ERR_ARG, "MPI_Type_create_f90_real");
+  TEST_EXPECT_ERROR(MPI_Type_create_f90_real(U, 308, &t), MPI_ERR_ARG, "MPI_Type_create_f90_real");
+  TEST_EXPECT_ERROR(MPI_Type_create_f90_complex(U, U, &t), MPI_ERR_ARG, "MPI_Type_create_f90_complex");
+  TEST_EXPECT_ERROR(MPI_Type_create_f90_integer(4, NULL), MPI_ERR_ARG, "MPI_Type_create_f90_integer");
+  CHECK(t == MPI_DATATYPE_NULL);
+  MPI_Datatype i9 = MPI_DATATYPE_NULL, keep;
+  CHECK_MPI(MPI_Type_create_f90_integer(9, &i9));
+  keep = i9;
+  TEST_EXPECT_ERROR(MPI_Type_free(&i9), MPI_ERR_TYPE, "MPI_Type_free"); /* predefined */
+  CHECK(i9 == keep);
+  /* It reduces as INTEGER4: no commit needed. */
+  int32_t in[3] = {5, -7, 1 << 20}, inout[3] = {1, 2, 3};
+  CHECK_MPI(MPI_Reduce_local(in, inout, 3, i9, MPI_SUM));
+  CHECK(inout[0] == 6 && inout[1] == -5 && inout[2] == (1 << 20) + 3);
+  CHECK_MPI(MPI_Reduce_local(in, inout, 3, i9, MPI_MAX));
+  CHECK(inout[0] == 6 && inout[1] == -5 && inout[2] == (1 << 20) + 3);
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
@@ -1213,6 +1274,7 @@ int main(int argc, char **argv) {
   predefined_types();
   pair_types();
   match_size();
+  f90_kinds();
   derived_types();
   names();
   pack_calls();
