@@ -27,13 +27,16 @@ const char* holder_name(AttributeHolder holder) {
   return "";
 }
 
-void check_keyval(Check& check, AttributeHolder holder, int keyval) {
+// A keyval the program freed while attributes still use it (Keyval::freed) may still name them, to get or delete
+// them (MPI-4.0 7.7.2: the program releases those references "via calls to MPI_COMM_DELETE_ATTR"), but not to set
+// new ones or to be freed again: `in_use_ok` says which.
+void check_keyval(Check& check, AttributeHolder holder, int keyval, bool in_use_ok = false) {
   if (!check.ok() || is_predefined_keyval(holder, keyval)) return;
   const std::string name = "keyval " + std::to_string(keyval);
   const Keyval* k = is_predefined(keyval) ? nullptr : keyvals().get(keyval);
   if (is_predefined(keyval))
     check.fail(MPI_ERR_KEYVAL, "the predefined " + name + " does not belong to " + holder_name(holder));
-  else if (k == nullptr || k->freed)
+  else if (k == nullptr || (k->freed && !in_use_ok))
     check.fail(MPI_ERR_KEYVAL, "invalid " + name + " (never created, or freed)");
   else if (k->holder != holder)
     check.fail(MPI_ERR_KEYVAL, name + " was created for " + holder_name(k->holder) + ", not " + holder_name(holder));
@@ -145,7 +148,7 @@ void set_attr(Check& check, AttributeHolder holder, int handle, Attributes* list
 }
 
 void get_attr(Check& check, AttributeHolder holder, const Attributes* list, int keyval, void* value, int* flag) {
-  check_keyval(check, holder, keyval);
+  check_keyval(check, holder, keyval, true);
   check.not_null(value, "attribute_val").not_null(flag, "flag");
   if (!check.ok()) return;
   const auto it = std::find_if(list->begin(), list->end(), [&](const auto& a) { return a.first == keyval; });
@@ -154,7 +157,7 @@ void get_attr(Check& check, AttributeHolder holder, const Attributes* list, int 
 }
 
 void delete_attr(Check& check, AttributeHolder holder, int handle, Attributes* list, int keyval) {
-  check_keyval(check, holder, keyval);
+  check_keyval(check, holder, keyval, true);
   if (check.ok() && is_predefined(keyval))
     check.fail(MPI_ERR_KEYVAL, "the predefined attribute " + std::to_string(keyval) + " cannot be deleted");
   if (check.ok() && find(*list, keyval) == list->end())

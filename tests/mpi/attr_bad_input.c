@@ -2,8 +2,8 @@
  * (MPI_KEYVAL_INVALID, a freed keyval, a handle of another kind), the predefined keyvals where a user keyval is
  * needed (set, delete, free), null communicators, NULL pointers; one above MPI_TAG_UB as a tag. Each call returns
  * the right class and a message naming the call; the attributes already set are unchanged and the keyvals still
- * work afterwards. A keyval freed while an attribute still uses it cannot be freed again, and the attribute's delete
- * callback still runs, once. Runs on any number of ranks. */
+ * work afterwards. A keyval freed while an attribute still uses it cannot be freed again or set, but still reads and
+ * deletes that attribute, whose delete callback runs once. Runs on any number of ranks. */
 #include "test_util.h"
 
 static int rank, size, deletes;
@@ -109,20 +109,35 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Comm_free_keyval(&kv));
   CHECK_MPI(MPI_Comm_free(&d));
 
-  /* Freed while in use: the keyval lives on for its attribute, but the program cannot name it any more. */
+  /* Freed while in use: the keyval lives on for its attribute, which a saved copy of the handle may still read and
+   * delete (MPI-4.0 7.7.2; MPICH attr/fkeyval), but not set anew or free again. */
   MPI_Comm e;
   CHECK_MPI(MPI_Comm_dup(MPI_COMM_SELF, &e));
   int in_use = MPI_KEYVAL_INVALID;
   CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_delete, &in_use, NULL));
-  CHECK_MPI(MPI_Comm_set_attr(e, in_use, NULL));
+  CHECK_MPI(MPI_Comm_set_attr(e, in_use, &rank));
   const int copy = in_use;
   CHECK_MPI(MPI_Comm_free_keyval(&in_use));
   tmp = copy;
   TEST_EXPECT_ERROR(MPI_Comm_free_keyval(&tmp), MPI_ERR_KEYVAL, "MPI_Comm_free_keyval");
   TEST_EXPECT_ERROR(MPI_Comm_set_attr(e, copy, NULL), MPI_ERR_KEYVAL, "MPI_Comm_set_attr");
+  int *got = NULL, found = 0;
+  CHECK_MPI(MPI_Comm_get_attr(e, copy, &got, &found));
+  CHECK(found && got == &rank);
   CHECK(deletes == 2);
   CHECK_MPI(MPI_Comm_free(&e));
   CHECK(deletes == 3);
+  /* The same, deleted through the copy: the delete callback runs once, and the keyval then goes for good. */
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_SELF, &e));
+  CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_delete, &in_use, NULL));
+  CHECK_MPI(MPI_Comm_set_attr(e, in_use, NULL));
+  const int copy2 = in_use;
+  CHECK_MPI(MPI_Comm_free_keyval(&in_use));
+  CHECK_MPI(MPI_Comm_delete_attr(e, copy2));
+  CHECK(deletes == 4);
+  TEST_EXPECT_ERROR(MPI_Comm_get_attr(e, copy2, &got, &found), MPI_ERR_KEYVAL, "MPI_Comm_get_attr");
+  CHECK_MPI(MPI_Comm_free(&e));
+  CHECK(deletes == 4);
 
   test_barrier();
   CHECK_MPI(MPI_Finalize());
