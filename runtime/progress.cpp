@@ -3,6 +3,8 @@
 #include <algorithm>
 
 namespace strata::runtime {
+
+constexpr unsigned kPollsPerIdle = 8;  // empty polls that count as one idle pass of a wait
 namespace {
 
 struct Entry {
@@ -42,10 +44,13 @@ int spin_limit() { return g_spin_limit; }
 
 void polled(bool found) {
   static Backoff backoff;
-  if (found)
+  static unsigned empty = 0;
+  if (found) {
     backoff.made_progress();
-  else
+    empty = 0;
+  } else if (++empty % kPollsPerIdle == 0) {
     backoff.idle();
+  }
 }
 
 }  // namespace strata::runtime
