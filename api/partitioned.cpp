@@ -362,13 +362,9 @@ extern "C" int PMPI_Parrived(MPI_Request request, int partition, int* flag) {
   Check check("MPI_Parrived");
   check.not_null(flag, "flag");
   if (!check.ok()) return check.raise();
-  if (request != MPI_REQUEST_NULL) {
-    if (ApiRequest* r = requests().get(request); r != nullptr && !r->active) {
-      *flag = 1;  // an inactive request, like a null one (MPI-4.1 4.2.3)
-      return MPI_SUCCESS;
-    }
-  } else {
-    *flag = 1;
+  const ApiRequest* known = request == MPI_REQUEST_NULL ? nullptr : requests().get(request);
+  if (request == MPI_REQUEST_NULL || (known != nullptr && !known->active)) {
+    *flag = 1;  // a null or inactive request (MPI-4.1 4.2.3)
     return MPI_SUCCESS;
   }
   ApiRequest* r = partitioned_request(check, request, false);
