@@ -262,23 +262,30 @@ int comm_delete_attr(const char* call, MPI_Comm comm, int keyval) {
 STRATA_PMPI(Comm_create_keyval)
 extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* destroy,
                                        int* comm_keyval, void* extra_state) {
+  const runtime::CallScope call_scope;
   return comm_create_keyval("MPI_Comm_create_keyval", copy, destroy, comm_keyval, extra_state);
 }
 
 STRATA_PMPI(Comm_free_keyval)
-extern "C" int PMPI_Comm_free_keyval(int* comm_keyval) { return comm_free_keyval("MPI_Comm_free_keyval", comm_keyval); }
+extern "C" int PMPI_Comm_free_keyval(int* comm_keyval) {
+  const runtime::CallScope call_scope;
+  return comm_free_keyval("MPI_Comm_free_keyval", comm_keyval);
+}
 
 STRATA_PMPI(Comm_set_attr)
 extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val) {
+  const runtime::CallScope call_scope;
   return comm_set_attr("MPI_Comm_set_attr", comm, comm_keyval, attribute_val);
 }
 
 STRATA_PMPI(Comm_get_attr)
 extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag) {
+  const runtime::CallScope call_scope;
   return comm_get_attr("MPI_Comm_get_attr", comm, comm_keyval, attribute_val, flag);
 }
 
 STRATA_PMPI(Comm_delete_attr)
 extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
+  const runtime::CallScope call_scope;
   return comm_delete_attr("MPI_Comm_delete_attr", comm, comm_keyval);
 }

@@ -23,21 +23,30 @@ extern "C" int PMPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void* value, void*
 STRATA_PMPI(Keyval_create)
 extern "C" int PMPI_Keyval_create(MPI_Copy_function* copy, MPI_Delete_function* destroy, int* keyval,
                                   void* extra_state) {
+  const strata::runtime::CallScope call_scope;
   return comm_create_keyval("MPI_Keyval_create", copy, destroy, keyval, extra_state);
 }
 
 STRATA_PMPI(Keyval_free)
-extern "C" int PMPI_Keyval_free(int* keyval) { return comm_free_keyval("MPI_Keyval_free", keyval); }
+extern "C" int PMPI_Keyval_free(int* keyval) {
+  const strata::runtime::CallScope call_scope;
+  return comm_free_keyval("MPI_Keyval_free", keyval);
+}
 
 STRATA_PMPI(Attr_put)
 extern "C" int PMPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val) {
+  const strata::runtime::CallScope call_scope;
   return comm_set_attr("MPI_Attr_put", comm, keyval, attribute_val);
 }
 
 STRATA_PMPI(Attr_get)
 extern "C" int PMPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  const strata::runtime::CallScope call_scope;
   return comm_get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
 }
 
 STRATA_PMPI(Attr_delete)
-extern "C" int PMPI_Attr_delete(MPI_Comm comm, int keyval) { return comm_delete_attr("MPI_Attr_delete", comm, keyval); }
+extern "C" int PMPI_Attr_delete(MPI_Comm comm, int keyval) {
+  const strata::runtime::CallScope call_scope;
+  return comm_delete_attr("MPI_Attr_delete", comm, keyval);
+}

@@ -161,53 +161,65 @@ int detach(const char* call, void* buffer_addr, Size* size) {
 }  // namespace
 
 STRATA_PMPI(Buffer_attach)
-extern "C" int PMPI_Buffer_attach(void* buffer, int size) { return attach("MPI_Buffer_attach", buffer, size); }
+extern "C" int PMPI_Buffer_attach(void* buffer, int size) {
+  const runtime::CallScope call_scope;
+  return attach("MPI_Buffer_attach", buffer, size);
+}
 
 STRATA_PMPI(Buffer_attach_c)
 extern "C" int PMPI_Buffer_attach_c(void* buffer, MPI_Count size) {
+  const runtime::CallScope call_scope;
   return attach("MPI_Buffer_attach_c", buffer, size);
 }
 
 STRATA_PMPI(Buffer_detach)
 extern "C" int PMPI_Buffer_detach(void* buffer_addr, int* size) {
+  const runtime::CallScope call_scope;
   return detach("MPI_Buffer_detach", buffer_addr, size);
 }
 
 STRATA_PMPI(Buffer_detach_c)
 extern "C" int PMPI_Buffer_detach_c(void* buffer_addr, MPI_Count* size) {
+  const runtime::CallScope call_scope;
   return detach("MPI_Buffer_detach_c", buffer_addr, size);
 }
 
 STRATA_PMPI(Bsend)
 extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return buffered_send("MPI_Bsend", buf, count, type, dest, tag, comm, Form::kBlocking, nullptr);
 }
 
 STRATA_PMPI(Bsend_c)
 extern "C" int PMPI_Bsend_c(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return buffered_send("MPI_Bsend_c", buf, count, type, dest, tag, comm, Form::kBlocking, nullptr);
 }
 
 STRATA_PMPI(Ibsend)
 extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                            MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return buffered_send("MPI_Ibsend", buf, count, type, dest, tag, comm, Form::kNonblocking, request);
 }
 
 STRATA_PMPI(Ibsend_c)
 extern "C" int PMPI_Ibsend_c(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                              MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return buffered_send("MPI_Ibsend_c", buf, count, type, dest, tag, comm, Form::kNonblocking, request);
 }
 
 STRATA_PMPI(Bsend_init)
 extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                                MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return buffered_send("MPI_Bsend_init", buf, count, type, dest, tag, comm, Form::kPersistent, request);
 }
 
 STRATA_PMPI(Bsend_init_c)
 extern "C" int PMPI_Bsend_init_c(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                                  MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return buffered_send("MPI_Bsend_init_c", buf, count, type, dest, tag, comm, Form::kPersistent, request);
 }

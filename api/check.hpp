@@ -3,11 +3,14 @@
 //   Check check("MPI_Send", comm);
 //   check.comm(comm, c).count(count).type(datatype, t).buffer(buf, count, t).dest(dest, *c).send_tag(tag);
 //   if (!check.ok()) return check.raise();
+// Constructed first in an entry point, a Check also holds the library lock for the rest of the call
+// (runtime/library_lock.hpp).
 #pragma once
 #include <string>
 
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "runtime/library_lock.hpp"
 
 namespace strata::api {
 
@@ -49,6 +52,7 @@ class Check {
   Check& info(MPI_Info handle, runtime::Info*& out, bool null_allowed);
 
  private:
+  runtime::CallScope scope_;  // under MPI_THREAD_MULTIPLE, the call holds the library lock while its Check lives
   const char* call_;
   MPI_Comm comm_;
   Status status_;

@@ -68,6 +68,7 @@ extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 
 STRATA_PMPI(Bcast)
 extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Bcast", comm, Operation::kBcast, nullptr, false,
              key(buffer, count, datatype, nullptr, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, root),
              bcast(buffer, count, datatype, root));
@@ -75,6 +76,7 @@ extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int ro
 
 STRATA_PMPI(Bcast_c)
 extern "C" int PMPI_Bcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Bcast_c", comm, Operation::kBcast, nullptr, false,
              key(buffer, count, datatype, nullptr, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, root),
              bcast(buffer, count, datatype, root));
@@ -83,6 +85,7 @@ extern "C" int PMPI_Bcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype
 STRATA_PMPI(Ibcast)
 extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                            MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ibcast", comm, Operation::kBcast, request, true,
              key(buffer, count, datatype, nullptr, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, root),
              bcast(buffer, count, datatype, root));
@@ -91,6 +94,7 @@ extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int r
 STRATA_PMPI(Ibcast_c)
 extern "C" int PMPI_Ibcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                              MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ibcast_c", comm, Operation::kBcast, request, true,
              key(buffer, count, datatype, nullptr, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, root),
              bcast(buffer, count, datatype, root));
@@ -101,6 +105,7 @@ extern "C" int PMPI_Ibcast_c(void* buffer, MPI_Count count, MPI_Datatype datatyp
 STRATA_PMPI(Gather)
 extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Gather", comm, Operation::kGather, nullptr, false,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, root, false));
@@ -110,6 +115,7 @@ STRATA_PMPI(Gather_c)
 extern "C" int PMPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                              MPI_Count recvcount,
                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Gather_c", comm, Operation::kGather, nullptr, false,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, root, false));
@@ -118,6 +124,7 @@ extern "C" int PMPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datat
 STRATA_PMPI(Igather)
 extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Igather", comm, Operation::kGather, request, true,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, root, false));
@@ -127,6 +134,7 @@ STRATA_PMPI(Igather_c)
 extern "C" int PMPI_Igather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                               MPI_Count recvcount,
                               MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Igather_c", comm, Operation::kGather, request, true,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, root, false));
@@ -136,6 +144,7 @@ STRATA_PMPI(Gatherv)
 extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                             MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Gatherv", comm, Operation::kGatherv, nullptr, false, coll::kNoKey,
              gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, root, true));
 }
@@ -144,6 +153,7 @@ STRATA_PMPI(Gatherv_c)
 extern "C" int PMPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                               const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                               MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Gatherv_c", comm, Operation::kGatherv, nullptr, false, coll::kNoKey,
              gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, root, true));
 }
@@ -152,6 +162,7 @@ STRATA_PMPI(Igatherv)
 extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                              MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Igatherv", comm, Operation::kGatherv, request, true, coll::kNoKey,
              gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, root, true));
 }
@@ -160,6 +171,7 @@ STRATA_PMPI(Igatherv_c)
 extern "C" int PMPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                                MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Igatherv_c", comm, Operation::kGatherv, request, true, coll::kNoKey,
              gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, root, true));
 }
@@ -167,6 +179,7 @@ extern "C" int PMPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Dat
 STRATA_PMPI(Scatter)
 extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Scatter", comm, Operation::kScatter, nullptr, false,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              scatter(sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount, recvtype, root, false));
@@ -176,6 +189,7 @@ STRATA_PMPI(Scatter_c)
 extern "C" int PMPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                               MPI_Count recvcount,
                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Scatter_c", comm, Operation::kScatter, nullptr, false,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              scatter(sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount, recvtype, root, false));
@@ -184,6 +198,7 @@ extern "C" int PMPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Data
 STRATA_PMPI(Iscatter)
 extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Iscatter", comm, Operation::kScatter, request, true,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              scatter(sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount, recvtype, root, false));
@@ -193,6 +208,7 @@ STRATA_PMPI(Iscatter_c)
 extern "C" int PMPI_Iscatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                                MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Iscatter_c", comm, Operation::kScatter, request, true,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, root),
              scatter(sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount, recvtype, root, false));
@@ -201,6 +217,7 @@ extern "C" int PMPI_Iscatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Dat
 STRATA_PMPI(Scatterv)
 extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Scatterv", comm, Operation::kScatterv, nullptr, false, coll::kNoKey,
              scatter(sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount, recvtype, root, true));
 }
@@ -209,6 +226,7 @@ STRATA_PMPI(Scatterv_c)
 extern "C" int PMPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                                MPI_Datatype sendtype,
                                void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Scatterv_c", comm, Operation::kScatterv, nullptr, false, coll::kNoKey,
              scatter(sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount, recvtype, root, true));
 }
@@ -217,6 +235,7 @@ STRATA_PMPI(Iscatterv)
 extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                               MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                               MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Iscatterv", comm, Operation::kScatterv, request, true, coll::kNoKey,
              scatter(sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount, recvtype, root, true));
 }
@@ -226,6 +245,7 @@ extern "C" int PMPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[
                                 MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                 int root,
                                 MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Iscatterv_c", comm, Operation::kScatterv, request, true, coll::kNoKey,
              scatter(sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount, recvtype, root, true));
 }
@@ -235,6 +255,7 @@ extern "C" int PMPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[
 STRATA_PMPI(Allgather)
 extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Allgather", comm, Operation::kAllgather, nullptr, false,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
@@ -243,6 +264,7 @@ extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype s
 STRATA_PMPI(Allgather_c)
 extern "C" int PMPI_Allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Allgather_c", comm, Operation::kAllgather, nullptr, false,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
@@ -251,6 +273,7 @@ extern "C" int PMPI_Allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Da
 STRATA_PMPI(Iallgather)
 extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Iallgather", comm, Operation::kAllgather, request, true,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
@@ -259,6 +282,7 @@ extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype 
 STRATA_PMPI(Iallgather_c)
 extern "C" int PMPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Iallgather_c", comm, Operation::kAllgather, request, true,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
@@ -267,6 +291,7 @@ extern "C" int PMPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, MPI_D
 STRATA_PMPI(Allgatherv)
 extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Allgatherv", comm, Operation::kAllgatherv, nullptr, false, coll::kNoKey,
              allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -275,6 +300,7 @@ STRATA_PMPI(Allgatherv_c)
 extern "C" int PMPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                  MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Allgatherv_c", comm, Operation::kAllgatherv, nullptr, false, coll::kNoKey,
              allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -283,6 +309,7 @@ STRATA_PMPI(Iallgatherv)
 extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Iallgatherv", comm, Operation::kAllgatherv, request, true, coll::kNoKey,
              allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -292,6 +319,7 @@ extern "C" int PMPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_
                                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                   MPI_Comm comm,
                                   MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Iallgatherv_c", comm, Operation::kAllgatherv, request, true, coll::kNoKey,
              allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -301,6 +329,7 @@ extern "C" int PMPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_
 STRATA_PMPI(Alltoall)
 extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Alltoall", comm, Operation::kAlltoall, nullptr, false,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
@@ -310,6 +339,7 @@ STRATA_PMPI(Alltoall_c)
 extern "C" int PMPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                MPI_Count recvcount,
                                MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Alltoall_c", comm, Operation::kAlltoall, nullptr, false,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
@@ -318,6 +348,7 @@ extern "C" int PMPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Dat
 STRATA_PMPI(Ialltoall)
 extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ialltoall", comm, Operation::kAlltoall, request, true,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
@@ -326,6 +357,7 @@ extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype s
 STRATA_PMPI(Ialltoall_c)
 extern "C" int PMPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ialltoall_c", comm, Operation::kAlltoall, request, true,
              key(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
              alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
@@ -335,6 +367,7 @@ STRATA_PMPI(Alltoallv)
 extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                               MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Alltoallv", comm, Operation::kAlltoallv, nullptr, false, coll::kNoKey,
              alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -345,6 +378,7 @@ extern "C" int PMPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[
                                 void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                 MPI_Datatype recvtype,
                                 MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Alltoallv_c", comm, Operation::kAlltoallv, nullptr, false, coll::kNoKey,
              alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -353,6 +387,7 @@ STRATA_PMPI(Ialltoallv)
 extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ialltoallv", comm, Operation::kAlltoallv, request, true, coll::kNoKey,
              alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -362,6 +397,7 @@ extern "C" int PMPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendcounts
                                  MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                                  const MPI_Aint rdispls[],
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ialltoallv_c", comm, Operation::kAlltoallv, request, true, coll::kNoKey,
              alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -370,6 +406,7 @@ STRATA_PMPI(Alltoallw)
 extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Alltoallw", comm, Operation::kAlltoallw, nullptr, false, coll::kNoKey,
              alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -378,6 +415,7 @@ STRATA_PMPI(Alltoallw_c)
 extern "C" int PMPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                 const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Alltoallw_c", comm, Operation::kAlltoallw, nullptr, false, coll::kNoKey,
              alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -387,6 +425,7 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ialltoallw", comm, Operation::kAlltoallw, request, true, coll::kNoKey,
              alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -396,6 +435,7 @@ extern "C" int PMPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts
                                  const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                  MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ialltoallw_c", comm, Operation::kAlltoallw, request, true, coll::kNoKey,
              alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -405,6 +445,7 @@ extern "C" int PMPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts
 STRATA_PMPI(Reduce)
 extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                            MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Reduce", comm, Operation::kReduce, nullptr, false,
              key(sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, root),
              reduce(sendbuf, recvbuf, count, datatype, op, root));
@@ -414,6 +455,7 @@ STRATA_PMPI(Reduce_c)
 extern "C" int PMPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                              int root,
                              MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Reduce_c", comm, Operation::kReduce, nullptr, false,
              key(sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, root),
              reduce(sendbuf, recvbuf, count, datatype, op, root));
@@ -422,6 +464,7 @@ extern "C" int PMPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count
 STRATA_PMPI(Ireduce)
 extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             int root, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ireduce", comm, Operation::kReduce, request, true,
              key(sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, root),
              reduce(sendbuf, recvbuf, count, datatype, op, root));
@@ -430,6 +473,7 @@ extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_D
 STRATA_PMPI(Ireduce_c)
 extern "C" int PMPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                               int root, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ireduce_c", comm, Operation::kReduce, request, true,
              key(sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, root),
              reduce(sendbuf, recvbuf, count, datatype, op, root));
@@ -459,6 +503,7 @@ STRATA_EVERYONE_REDUCES(Exscan_c, Iexscan_c, Operation::kExscan, MPI_Count)
 STRATA_PMPI(Reduce_scatter_block)
 extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                          MPI_Op op, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Reduce_scatter_block", comm, Operation::kReduceScatterBlock, nullptr, false,
              key(sendbuf, recvcount, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op),
              reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op));
@@ -468,6 +513,7 @@ STRATA_PMPI(Reduce_scatter_block_c)
 extern "C" int PMPI_Reduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
                                            MPI_Datatype datatype,
                                            MPI_Op op, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Reduce_scatter_block_c", comm, Operation::kReduceScatterBlock, nullptr, false,
              key(sendbuf, recvcount, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op),
              reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op));
@@ -476,6 +522,7 @@ extern "C" int PMPI_Reduce_scatter_block_c(const void* sendbuf, void* recvbuf, M
 STRATA_PMPI(Ireduce_scatter_block)
 extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                           MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ireduce_scatter_block", comm, Operation::kReduceScatterBlock, request, true,
              key(sendbuf, recvcount, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op),
              reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op));
@@ -485,6 +532,7 @@ STRATA_PMPI(Ireduce_scatter_block_c)
 extern "C" int PMPI_Ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
                                             MPI_Datatype datatype,
                                             MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ireduce_scatter_block_c", comm, Operation::kReduceScatterBlock, request, true,
              key(sendbuf, recvcount, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op),
              reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op));
@@ -493,6 +541,7 @@ extern "C" int PMPI_Ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, 
 STRATA_PMPI(Reduce_scatter)
 extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                    MPI_Op op, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Reduce_scatter", comm, Operation::kReduceScatter, nullptr, false, coll::kNoKey,
              reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }
@@ -501,6 +550,7 @@ STRATA_PMPI(Reduce_scatter_c)
 extern "C" int PMPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                                      MPI_Datatype datatype,
                                      MPI_Op op, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Reduce_scatter_c", comm, Operation::kReduceScatter, nullptr, false, coll::kNoKey,
              reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }
@@ -508,6 +558,7 @@ extern "C" int PMPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, const M
 STRATA_PMPI(Ireduce_scatter)
 extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ireduce_scatter", comm, Operation::kReduceScatter, request, true, coll::kNoKey,
              reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }
@@ -516,6 +567,7 @@ STRATA_PMPI(Ireduce_scatter_c)
 extern "C" int PMPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                                       MPI_Datatype datatype,
                                       MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ireduce_scatter_c", comm, Operation::kReduceScatter, request, true, coll::kNoKey,
              reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }
@@ -525,6 +577,7 @@ extern "C" int PMPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf, const 
 STRATA_PMPI(Neighbor_allgather)
 extern "C" int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_allgather", comm, Operation::kNeighborAllgather, nullptr, false, coll::kNoKey,
              neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
 }
@@ -532,6 +585,7 @@ extern "C" int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_D
 STRATA_PMPI(Neighbor_allgather_c)
 extern "C" int PMPI_Neighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_allgather_c", comm, Operation::kNeighborAllgather, nullptr, false, coll::kNoKey,
              neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
 }
@@ -539,6 +593,7 @@ extern "C" int PMPI_Neighbor_allgather_c(const void* sendbuf, MPI_Count sendcoun
 STRATA_PMPI(Ineighbor_allgather)
 extern "C" int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_allgather", comm, Operation::kNeighborAllgather, request, true, coll::kNoKey,
              neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
 }
@@ -548,6 +603,7 @@ extern "C" int PMPI_Ineighbor_allgather_c(const void* sendbuf, MPI_Count sendcou
                                           void* recvbuf,
                                           MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                           MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_allgather_c", comm, Operation::kNeighborAllgather, request, true, coll::kNoKey,
              neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
 }
@@ -556,6 +612,7 @@ STRATA_PMPI(Neighbor_allgatherv)
 extern "C" int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                         MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_allgatherv", comm, Operation::kNeighborAllgatherv, nullptr, false, coll::kNoKey,
              neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -565,6 +622,7 @@ extern "C" int PMPI_Neighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcou
                                           void* recvbuf,
                                           const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                           MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_allgatherv_c", comm, Operation::kNeighborAllgatherv, nullptr, false, coll::kNoKey,
              neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -573,6 +631,7 @@ STRATA_PMPI(Ineighbor_allgatherv)
 extern "C" int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                          MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_allgatherv", comm, Operation::kNeighborAllgatherv, request, true, coll::kNoKey,
              neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -582,6 +641,7 @@ extern "C" int PMPI_Ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendco
                                            void* recvbuf,
                                            const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                            MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_allgatherv_c", comm, Operation::kNeighborAllgatherv, request, true, coll::kNoKey,
              neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -589,6 +649,7 @@ extern "C" int PMPI_Ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendco
 STRATA_PMPI(Neighbor_alltoall)
 extern "C" int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_alltoall", comm, Operation::kNeighborAlltoall, nullptr, false, coll::kNoKey,
              neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
@@ -596,6 +657,7 @@ extern "C" int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Da
 STRATA_PMPI(Neighbor_alltoall_c)
 extern "C" int PMPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_alltoall_c", comm, Operation::kNeighborAlltoall, nullptr, false, coll::kNoKey,
              neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
@@ -603,6 +665,7 @@ extern "C" int PMPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount
 STRATA_PMPI(Ineighbor_alltoall)
 extern "C" int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_alltoall", comm, Operation::kNeighborAlltoall, request, true, coll::kNoKey,
              neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
@@ -611,6 +674,7 @@ STRATA_PMPI(Ineighbor_alltoall_c)
 extern "C" int PMPI_Ineighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                          MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_alltoall_c", comm, Operation::kNeighborAlltoall, request, true, coll::kNoKey,
              neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
@@ -619,6 +683,7 @@ STRATA_PMPI(Neighbor_alltoallv)
 extern "C" int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_alltoallv", comm, Operation::kNeighborAlltoallv, nullptr, false, coll::kNoKey,
              neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -627,6 +692,7 @@ STRATA_PMPI(Neighbor_alltoallv_c)
 extern "C" int PMPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                          MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                                          const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_alltoallv_c", comm, Operation::kNeighborAlltoallv, nullptr, false, coll::kNoKey,
              neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -636,6 +702,7 @@ extern "C" int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcount
                                         MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                         MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_alltoallv", comm, Operation::kNeighborAlltoallv, request, true, coll::kNoKey,
              neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -645,6 +712,7 @@ extern "C" int PMPI_Ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count s
                                           MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                                           const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                           MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_alltoallv_c", comm, Operation::kNeighborAlltoallv, request, true, coll::kNoKey,
              neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -653,6 +721,7 @@ STRATA_PMPI(Neighbor_alltoallw)
 extern "C" int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_alltoallw", comm, Operation::kNeighborAlltoallw, nullptr, false, coll::kNoKey,
              neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -661,6 +730,7 @@ STRATA_PMPI(Neighbor_alltoallw_c)
 extern "C" int PMPI_Neighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                          const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return run("MPI_Neighbor_alltoallw_c", comm, Operation::kNeighborAlltoallw, nullptr, false, coll::kNoKey,
              neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -670,6 +740,7 @@ extern "C" int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcount
                                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                         MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_alltoallw", comm, Operation::kNeighborAlltoallw, request, true, coll::kNoKey,
              neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -679,6 +750,7 @@ extern "C" int PMPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count s
                                           const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                           MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run("MPI_Ineighbor_alltoallw_c", comm, Operation::kNeighborAlltoallw, request, true, coll::kNoKey,
              neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }

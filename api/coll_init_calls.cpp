@@ -36,6 +36,7 @@ extern "C" int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* requ
 STRATA_PMPI(Bcast_init)
 extern "C" int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                                MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Bcast_init", comm, Operation::kBcast, info, request, bcast(buffer, count, datatype, root));
 }
 
@@ -43,6 +44,7 @@ STRATA_PMPI(Bcast_init_c)
 extern "C" int PMPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                                  MPI_Info info,
                                  MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Bcast_init_c", comm, Operation::kBcast, info, request, bcast(buffer, count, datatype, root));
 }
 
@@ -50,6 +52,7 @@ STRATA_PMPI(Gather_init)
 extern "C" int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                 MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Gather_init", comm, Operation::kGather, info, request,
                   gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, root, false));
 }
@@ -58,6 +61,7 @@ STRATA_PMPI(Gather_init_c)
 extern "C" int PMPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Gather_init_c", comm, Operation::kGather, info, request,
                   gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, root, false));
 }
@@ -66,6 +70,7 @@ STRATA_PMPI(Gatherv_init)
 extern "C" int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                                  MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Gatherv_init", comm, Operation::kGatherv, info, request,
                   gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, root, true));
 }
@@ -75,6 +80,7 @@ extern "C" int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI
                                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                    int root,
                                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Gatherv_init_c", comm, Operation::kGatherv, info, request,
                   gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, root, true));
 }
@@ -83,6 +89,7 @@ STRATA_PMPI(Scatter_init)
 extern "C" int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                  MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Scatter_init", comm, Operation::kScatter, info, request,
                   scatter(sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount, recvtype, root, false));
 }
@@ -91,6 +98,7 @@ STRATA_PMPI(Scatter_init_c)
 extern "C" int PMPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                    MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Scatter_init_c", comm, Operation::kScatter, info, request,
                   scatter(sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount, recvtype, root, false));
 }
@@ -99,6 +107,7 @@ STRATA_PMPI(Scatterv_init)
 extern "C" int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
                                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                   MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Scatterv_init", comm, Operation::kScatterv, info, request,
                   scatter(sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount, recvtype, root, true));
 }
@@ -108,6 +117,7 @@ extern "C" int PMPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcou
                                     MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                     int root,
                                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Scatterv_init_c", comm, Operation::kScatterv, info, request,
                   scatter(sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount, recvtype, root, true));
 }
@@ -116,6 +126,7 @@ STRATA_PMPI(Allgather_init)
 extern "C" int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Allgather_init", comm, Operation::kAllgather, info, request,
                   allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
 }
@@ -124,6 +135,7 @@ STRATA_PMPI(Allgather_init_c)
 extern "C" int PMPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                      MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Allgather_init_c", comm, Operation::kAllgather, info, request,
                   allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr, false));
 }
@@ -132,6 +144,7 @@ STRATA_PMPI(Allgatherv_init)
 extern "C" int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                     MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Allgatherv_init", comm, Operation::kAllgatherv, info, request,
                   allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -141,6 +154,7 @@ extern "C" int PMPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, 
                                       const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                       MPI_Comm comm,
                                       MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Allgatherv_init_c", comm, Operation::kAllgatherv, info, request,
                   allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -149,6 +163,7 @@ STRATA_PMPI(Alltoall_init)
 extern "C" int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Alltoall_init", comm, Operation::kAlltoall, info, request,
                   alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
@@ -157,6 +172,7 @@ STRATA_PMPI(Alltoall_init_c)
 extern "C" int PMPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                     MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Alltoall_init_c", comm, Operation::kAlltoall, info, request,
                   alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
@@ -165,6 +181,7 @@ STRATA_PMPI(Alltoallv_init)
 extern "C" int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Alltoallv_init", comm, Operation::kAlltoallv, info, request,
                   alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -174,6 +191,7 @@ extern "C" int PMPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendco
                                      MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                                      const MPI_Aint rdispls[],
                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Alltoallv_init_c", comm, Operation::kAlltoallv, info, request,
                   alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -183,6 +201,7 @@ extern "C" int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], 
                                    const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                    MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Alltoallw_init", comm, Operation::kAlltoallw, info, request,
                   alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -193,6 +212,7 @@ extern "C" int PMPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendco
                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                      MPI_Info info,
                                      MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Alltoallw_init_c", comm, Operation::kAlltoallw, info, request,
                   alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -200,6 +220,7 @@ extern "C" int PMPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendco
 STRATA_PMPI(Reduce_init)
 extern "C" int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                 int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Reduce_init", comm, Operation::kReduce, info, request,
                   reduce(sendbuf, recvbuf, count, datatype, op, root));
 }
@@ -207,6 +228,7 @@ extern "C" int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, M
 STRATA_PMPI(Reduce_init_c)
 extern "C" int PMPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                                   int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Reduce_init_c", comm, Operation::kReduce, info, request,
                   reduce(sendbuf, recvbuf, count, datatype, op, root));
 }
@@ -230,6 +252,7 @@ STRATA_PMPI(Reduce_scatter_block_init)
 extern "C" int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
                                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                               MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Reduce_scatter_block_init", comm, Operation::kReduceScatterBlock, info, request,
                   reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op));
 }
@@ -238,6 +261,7 @@ STRATA_PMPI(Reduce_scatter_block_init_c)
 extern "C" int PMPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
                                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                                 MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Reduce_scatter_block_init_c", comm, Operation::kReduceScatterBlock, info, request,
                   reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op));
 }
@@ -246,6 +270,7 @@ STRATA_PMPI(Reduce_scatter_init)
 extern "C" int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                         MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Reduce_scatter_init", comm, Operation::kReduceScatter, info, request,
                   reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }
@@ -254,6 +279,7 @@ STRATA_PMPI(Reduce_scatter_init_c)
 extern "C" int PMPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                           MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Reduce_scatter_init_c", comm, Operation::kReduceScatter, info, request,
                   reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op));
 }
@@ -264,6 +290,7 @@ STRATA_PMPI(Neighbor_allgather_init)
 extern "C" int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                             MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_allgather_init", comm, Operation::kNeighborAllgather, info, request,
                   neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr,
                                      false));
@@ -274,6 +301,7 @@ extern "C" int PMPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sen
                                               void* recvbuf,
                                               MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                               MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_allgather_init_c", comm, Operation::kNeighborAllgather, info, request,
                   neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr, nullptr,
                                      false));
@@ -283,6 +311,7 @@ STRATA_PMPI(Neighbor_allgatherv_init)
 extern "C" int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                              const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                              MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_allgatherv_init", comm, Operation::kNeighborAllgatherv, info, request,
                   neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -293,6 +322,7 @@ extern "C" int PMPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count se
                                                const MPI_Count recvcounts[], const MPI_Aint displs[],
                                                MPI_Datatype recvtype,
                                                MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_allgatherv_init_c", comm, Operation::kNeighborAllgatherv, info, request,
                   neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs, true));
 }
@@ -301,6 +331,7 @@ STRATA_PMPI(Neighbor_alltoall_init)
 extern "C" int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                            MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_alltoall_init", comm, Operation::kNeighborAlltoall, info, request,
                   neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
@@ -310,6 +341,7 @@ extern "C" int PMPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count send
                                              void* recvbuf,
                                              MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                              MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_alltoall_init_c", comm, Operation::kNeighborAlltoall, info, request,
                   neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
 }
@@ -319,6 +351,7 @@ extern "C" int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendc
                                             MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                             MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_alltoallv_init", comm, Operation::kNeighborAlltoallv, info, request,
                   neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -330,6 +363,7 @@ extern "C" int PMPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Cou
                                               const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                               MPI_Info info,
                                               MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_alltoallv_init_c", comm, Operation::kNeighborAlltoallv, info, request,
                   neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
 }
@@ -339,6 +373,7 @@ extern "C" int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendc
                                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                             MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_alltoallw_init", comm, Operation::kNeighborAlltoallw, info, request,
                   neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }
@@ -350,6 +385,7 @@ extern "C" int PMPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Cou
                                               const MPI_Count recvcounts[],
                                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                               MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return run_init("MPI_Neighbor_alltoallw_init_c", comm, Operation::kNeighborAlltoallw, info, request,
                   neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
 }

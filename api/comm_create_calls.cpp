@@ -103,11 +103,13 @@ void disinherit(comm::Communicator& c) {
 
 STRATA_PMPI(Comm_dup)
 extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  const runtime::CallScope call_scope;
   return dup("MPI_Comm_dup", comm, MPI_INFO_NULL, false, newcomm);
 }
 
 STRATA_PMPI(Comm_dup_with_info)
 extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+  const runtime::CallScope call_scope;
   return dup("MPI_Comm_dup_with_info", comm, info, true, newcomm);
 }
 

@@ -141,10 +141,12 @@ int idup(const char* call, MPI_Comm comm, MPI_Info info, bool with_info, MPI_Com
 
 STRATA_PMPI(Comm_idup)
 extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return idup("MPI_Comm_idup", comm, MPI_INFO_NULL, false, newcomm, request);
 }
 
 STRATA_PMPI(Comm_idup_with_info)
 extern "C" int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return idup("MPI_Comm_idup_with_info", comm, info, true, newcomm, request);
 }

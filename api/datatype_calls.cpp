@@ -195,40 +195,47 @@ int type_resized(const char* call, MPI_Datatype oldtype, A lb, A extent, MPI_Dat
 
 STRATA_PMPI(Type_contiguous)
 extern "C" int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_contiguous("MPI_Type_contiguous", count, oldtype, newtype);
 }
 
 STRATA_PMPI(Type_contiguous_c)
 extern "C" int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_contiguous("MPI_Type_contiguous_c", count, oldtype, newtype);
 }
 
 STRATA_PMPI(Type_vector)
 extern "C" int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_vector("MPI_Type_vector", count, blocklength, stride, oldtype, newtype);
 }
 
 STRATA_PMPI(Type_vector_c)
 extern "C" int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
                                   MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_vector("MPI_Type_vector_c", count, blocklength, stride, oldtype, newtype);
 }
 
 STRATA_PMPI(Type_create_hvector)
 extern "C" int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                                         MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_hvector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype);
 }
 
 STRATA_PMPI(Type_create_hvector_c)
 extern "C" int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                                           MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_hvector("MPI_Type_create_hvector_c", count, blocklength, stride, oldtype, newtype);
 }
 
 STRATA_PMPI(Type_indexed)
 extern "C" int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
                                  MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_indexed("MPI_Type_indexed", count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
 }
 
@@ -236,6 +243,7 @@ STRATA_PMPI(Type_indexed_c)
 extern "C" int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                    MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_indexed("MPI_Type_indexed_c", count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
 }
 
@@ -243,6 +251,7 @@ STRATA_PMPI(Type_create_hindexed)
 extern "C" int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                                          const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                          MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_hindexed("MPI_Type_create_hindexed", count, array_of_blocklengths, array_of_displacements, oldtype,
                        newtype);
 }
@@ -251,6 +260,7 @@ STRATA_PMPI(Type_create_hindexed_c)
 extern "C" int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                            const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                            MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_hindexed("MPI_Type_create_hindexed_c", count, array_of_blocklengths, array_of_displacements, oldtype,
                        newtype);
 }
@@ -258,6 +268,7 @@ extern "C" int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count arra
 STRATA_PMPI(Type_create_indexed_block)
 extern "C" int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                               MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_indexed_block("MPI_Type_create_indexed_block", count, blocklength, array_of_displacements, oldtype,
                             newtype);
 }
@@ -266,6 +277,7 @@ STRATA_PMPI(Type_create_indexed_block_c)
 extern "C" int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
                                                 const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                                 MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_indexed_block("MPI_Type_create_indexed_block_c", count, blocklength, array_of_displacements, oldtype,
                             newtype);
 }
@@ -273,6 +285,7 @@ extern "C" int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count block
 STRATA_PMPI(Type_create_hindexed_block)
 extern "C" int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
                                                MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_hindexed_block("MPI_Type_create_hindexed_block", count, blocklength, array_of_displacements, oldtype,
                              newtype);
 }
@@ -281,6 +294,7 @@ STRATA_PMPI(Type_create_hindexed_block_c)
 extern "C" int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
                                                  const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                                  MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_hindexed_block("MPI_Type_create_hindexed_block_c", count, blocklength, array_of_displacements, oldtype,
                              newtype);
 }
@@ -289,6 +303,7 @@ STRATA_PMPI(Type_create_struct)
 extern "C" int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                                        const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
                                        MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_struct("MPI_Type_create_struct", count, array_of_blocklengths, array_of_displacements, array_of_types,
                      newtype);
 }
@@ -297,6 +312,7 @@ STRATA_PMPI(Type_create_struct_c)
 extern "C" int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                          const MPI_Count array_of_displacements[],
                                          const MPI_Datatype array_of_types[], MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_struct("MPI_Type_create_struct_c", count, array_of_blocklengths, array_of_displacements, array_of_types,
                      newtype);
 }
@@ -305,6 +321,7 @@ STRATA_PMPI(Type_create_subarray)
 extern "C" int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
                                          const int array_of_starts[], int order, MPI_Datatype oldtype,
                                          MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_subarray("MPI_Type_create_subarray", ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
                        oldtype, newtype);
 }
@@ -313,6 +330,7 @@ STRATA_PMPI(Type_create_subarray_c)
 extern "C" int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
                                            const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
                                            int order, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_subarray("MPI_Type_create_subarray_c", ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
                        oldtype, newtype);
 }
@@ -322,6 +340,7 @@ extern "C" int PMPI_Type_create_darray(int size, int rank, int ndims, const int 
                                        const int array_of_distribs[], const int array_of_dargs[],
                                        const int array_of_psizes[], int order, MPI_Datatype oldtype,
                                        MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_darray("MPI_Type_create_darray", size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
                      array_of_psizes, order, oldtype, newtype);
 }
@@ -331,18 +350,21 @@ extern "C" int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MP
                                          const int array_of_distribs[], const int array_of_dargs[],
                                          const int array_of_psizes[], int order, MPI_Datatype oldtype,
                                          MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_darray("MPI_Type_create_darray_c", size, rank, ndims, array_of_gsizes, array_of_distribs,
                      array_of_dargs, array_of_psizes, order, oldtype, newtype);
 }
 
 STRATA_PMPI(Type_create_resized)
 extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_resized<int>("MPI_Type_create_resized", oldtype, lb, extent, newtype);
 }
 
 STRATA_PMPI(Type_create_resized_c)
 extern "C" int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
                                           MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return type_resized<MPI_Count>("MPI_Type_create_resized_c", oldtype, lb, extent, newtype);
 }
 

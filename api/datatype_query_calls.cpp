@@ -73,15 +73,20 @@ static int type_size(const char* call, MPI_Datatype datatype, T* size) {
 }
 
 STRATA_PMPI(Type_size)
-extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) { return type_size("MPI_Type_size", datatype, size); }
+extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
+  const runtime::CallScope call_scope;
+  return type_size("MPI_Type_size", datatype, size);
+}
 
 STRATA_PMPI(Type_size_x)
 extern "C" int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
+  const runtime::CallScope call_scope;
   return type_size("MPI_Type_size_x", datatype, size);
 }
 
 STRATA_PMPI(Type_size_c)
 extern "C" int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count* size) {
+  const runtime::CallScope call_scope;
   return type_size("MPI_Type_size_c", datatype, size);
 }
 
@@ -99,31 +104,37 @@ static int bounds(const char* call, MPI_Datatype datatype, T* lb, T* extent, boo
 
 STRATA_PMPI(Type_get_extent)
 extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
+  const runtime::CallScope call_scope;
   return bounds("MPI_Type_get_extent", datatype, lb, extent, false);
 }
 
 STRATA_PMPI(Type_get_extent_x)
 extern "C" int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  const runtime::CallScope call_scope;
   return bounds("MPI_Type_get_extent_x", datatype, lb, extent, false);
 }
 
 STRATA_PMPI(Type_get_extent_c)
 extern "C" int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  const runtime::CallScope call_scope;
   return bounds("MPI_Type_get_extent_c", datatype, lb, extent, false);
 }
 
 STRATA_PMPI(Type_get_true_extent)
 extern "C" int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
+  const runtime::CallScope call_scope;
   return bounds("MPI_Type_get_true_extent", datatype, true_lb, true_extent, true);
 }
 
 STRATA_PMPI(Type_get_true_extent_x)
 extern "C" int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  const runtime::CallScope call_scope;
   return bounds("MPI_Type_get_true_extent_x", datatype, true_lb, true_extent, true);
 }
 
 STRATA_PMPI(Type_get_true_extent_c)
 extern "C" int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  const runtime::CallScope call_scope;
   return bounds("MPI_Type_get_true_extent_c", datatype, true_lb, true_extent, true);
 }
 
@@ -157,6 +168,7 @@ static int get_envelope(const char* call, MPI_Datatype datatype, T* num_integers
 STRATA_PMPI(Type_get_envelope)
 extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses,
                                       int* num_datatypes, int* combiner) {
+  const runtime::CallScope call_scope;
   return get_envelope<int>("MPI_Type_get_envelope", datatype, num_integers, num_addresses, nullptr, num_datatypes,
                            combiner, false);
 }
@@ -164,6 +176,7 @@ extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, 
 STRATA_PMPI(Type_get_envelope_c)
 extern "C" int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count* num_integers, MPI_Count* num_addresses,
                                         MPI_Count* num_large_counts, MPI_Count* num_datatypes, int* combiner) {
+  const runtime::CallScope call_scope;
   return get_envelope<MPI_Count>("MPI_Type_get_envelope_c", datatype, num_integers, num_addresses, num_large_counts,
                                  num_datatypes, combiner, true);
 }
@@ -203,6 +216,7 @@ STRATA_PMPI(Type_get_contents)
 extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
                                       int array_of_integers[], MPI_Aint array_of_addresses[],
                                       MPI_Datatype array_of_datatypes[]) {
+  const runtime::CallScope call_scope;
   return get_contents<int>("MPI_Type_get_contents", datatype, max_integers, max_addresses, 0, max_datatypes,
                            array_of_integers, array_of_addresses, nullptr, array_of_datatypes, false);
 }
@@ -212,6 +226,7 @@ extern "C" int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_int
                                         MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
                                         MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
                                         MPI_Datatype array_of_datatypes[]) {
+  const runtime::CallScope call_scope;
   return get_contents<MPI_Count>("MPI_Type_get_contents_c", datatype, max_integers, max_addresses, max_large_counts,
                                  max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts,
                                  array_of_datatypes, true);
@@ -260,6 +275,7 @@ static int get_count(const char* call, const MPI_Status* status, MPI_Datatype da
 
 STRATA_PMPI(Get_count)
 extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  const runtime::CallScope call_scope;
   return get_count("MPI_Get_count", status, datatype, count);
 }
 
@@ -277,20 +293,24 @@ static int get_elements(const char* call, const MPI_Status* status, MPI_Datatype
 
 STRATA_PMPI(Get_count_c)
 extern "C" int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  const runtime::CallScope call_scope;
   return get_count("MPI_Get_count_c", status, datatype, count);
 }
 
 STRATA_PMPI(Get_elements)
 extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  const runtime::CallScope call_scope;
   return get_elements("MPI_Get_elements", status, datatype, count);
 }
 
 STRATA_PMPI(Get_elements_x)
 extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  const runtime::CallScope call_scope;
   return get_elements("MPI_Get_elements_x", status, datatype, count);
 }
 
 STRATA_PMPI(Get_elements_c)
 extern "C" int PMPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  const runtime::CallScope call_scope;
   return get_elements("MPI_Get_elements_c", status, datatype, count);
 }

@@ -9,6 +9,7 @@ using namespace strata::api;
 // Both work at any time, also before MPI_Init, so that a failed call can be explained.
 STRATA_PMPI(Error_string)
 extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
+  const runtime::CallScope call_scope;  // no Check: MPI_Add_error_string may run in another thread
   if (string == nullptr || resultlen == nullptr)
     return raise("MPI_Error_string", MPI_COMM_NULL, MPI_ERR_ARG, "string or resultlen is NULL");
   if (!is_valid_code(errorcode))
@@ -23,6 +24,7 @@ extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
 
 STRATA_PMPI(Error_class)
 extern "C" int PMPI_Error_class(int errorcode, int* errorclass) {
+  const runtime::CallScope call_scope;  // no Check: MPI_Add_error_string may run in another thread
   if (errorclass == nullptr) return raise("MPI_Error_class", MPI_COMM_NULL, MPI_ERR_ARG, "errorclass is NULL");
   if (!is_valid_code(errorcode))
     return raise("MPI_Error_class", MPI_COMM_NULL, MPI_ERR_ARG, "invalid error code " + std::to_string(errorcode));

@@ -70,11 +70,13 @@ int create_real(const char* call, int p, int r, MPI_Datatype* newtype, bool comp
 
 STRATA_PMPI(Type_create_f90_real)
 extern "C" int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return create_real("MPI_Type_create_f90_real", p, r, newtype, false);
 }
 
 STRATA_PMPI(Type_create_f90_complex)
 extern "C" int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype) {
+  const runtime::CallScope call_scope;
   return create_real("MPI_Type_create_f90_complex", p, r, newtype, true);
 }
 

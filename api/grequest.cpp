@@ -130,10 +130,12 @@ int set_elements(const char* call, MPI_Status* status, MPI_Datatype datatype, Co
 
 STRATA_PMPI(Status_set_elements)
 extern "C" int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
+  const runtime::CallScope call_scope;
   return set_elements("MPI_Status_set_elements", status, datatype, count);
 }
 
 STRATA_PMPI(Status_set_elements_x)
 extern "C" int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  const runtime::CallScope call_scope;
   return set_elements("MPI_Status_set_elements_x", status, datatype, count);
 }

@@ -52,9 +52,10 @@ namespace strata::api {
 
 Status start_library(int required) {
   runtime::State& st = runtime::state();
-  // Calls are serialized by the application at most: MPI_THREAD_MULTIPLE is not offered. The library runs at the
-  // highest level the world model and the sessions asked for.
-  const int level = std::min(std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE), MPI_THREAD_SERIALIZED);
+  // The library runs at the highest level the world model and the sessions asked for; MPI_THREAD_MULTIPLE turns on
+  // the library lock (runtime/library_lock.hpp), which nothing turns off again.
+  const int level = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
+  if (level == MPI_THREAD_MULTIPLE) runtime::enable_library_lock();
   if (st.phase == runtime::Phase::Running) {
     st.thread_level = std::max(st.thread_level, level);
     return {};

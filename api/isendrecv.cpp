@@ -81,6 +81,7 @@ STRATA_PMPI(Isendrecv)
 extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                               void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                               MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return isendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                    source, recvtag, comm, request);
 }
@@ -89,6 +90,7 @@ STRATA_PMPI(Isendrecv_c)
 extern "C" int PMPI_Isendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
                                 int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
                                 int recvtag, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return isendrecv("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                    source, recvtag, comm, request);
 }
@@ -96,6 +98,7 @@ extern "C" int PMPI_Isendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Da
 STRATA_PMPI(Isendrecv_replace)
 extern "C" int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
                                       int recvtag, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return isendrecv_replace("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag, comm,
                            request);
 }
@@ -103,6 +106,7 @@ extern "C" int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatyp
 STRATA_PMPI(Isendrecv_replace_c)
 extern "C" int PMPI_Isendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
                                         int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return isendrecv_replace("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag, comm,
                            request);
 }

@@ -108,11 +108,13 @@ int reduce_local(const char* call, const void* inbuf, void* inoutbuf, MPI_Count 
 
 STRATA_PMPI(Op_create)
 extern "C" int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  const runtime::CallScope call_scope;
   return op_create("MPI_Op_create", user_fn, nullptr, commute, op);
 }
 
 STRATA_PMPI(Op_create_c)
 extern "C" int PMPI_Op_create_c(MPI_User_function_c* user_fn, int commute, MPI_Op* op) {
+  const runtime::CallScope call_scope;
   return op_create("MPI_Op_create_c", nullptr, user_fn, commute, op);
 }
 
@@ -143,11 +145,13 @@ extern "C" int PMPI_Op_commutative(MPI_Op op, int* commute) {
 
 STRATA_PMPI(Reduce_local)
 extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+  const runtime::CallScope call_scope;
   return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
 }
 
 STRATA_PMPI(Reduce_local_c)
 extern "C" int PMPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_Datatype datatype,
                                    MPI_Op op) {
+  const runtime::CallScope call_scope;
   return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
 }

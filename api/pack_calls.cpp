@@ -94,34 +94,40 @@ int pack_size(const char* call, MPI_Count incount, MPI_Datatype datatype, MPI_Co
 STRATA_PMPI(Pack)
 extern "C" int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, int outsize,
                          int* position, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
 STRATA_PMPI(Pack_c)
 extern "C" int PMPI_Pack_c(const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf,
                            MPI_Count outsize, MPI_Count* position, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return pack("MPI_Pack_c", inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
 STRATA_PMPI(Unpack)
 extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
                            MPI_Datatype datatype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return unpack("MPI_Unpack", inbuf, insize, position, outbuf, outcount, datatype, comm);
 }
 
 STRATA_PMPI(Unpack_c)
 extern "C" int PMPI_Unpack_c(const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf,
                              MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm) {
+  const runtime::CallScope call_scope;
   return unpack("MPI_Unpack_c", inbuf, insize, position, outbuf, outcount, datatype, comm);
 }
 
 STRATA_PMPI(Pack_size)
 extern "C" int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size) {
+  const runtime::CallScope call_scope;
   return pack_size("MPI_Pack_size", incount, datatype, comm, size);
 }
 
 STRATA_PMPI(Pack_size_c)
 extern "C" int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count* size) {
+  const runtime::CallScope call_scope;
   return pack_size("MPI_Pack_size_c", incount, datatype, comm, size);
 }
 

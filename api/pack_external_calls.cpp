@@ -90,34 +90,40 @@ int pack_external_size(const char* call, const char datarep[], MPI_Count incount
 STRATA_PMPI(Pack_external)
 extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype,
                                   void* outbuf, MPI_Aint outsize, MPI_Aint* position) {
+  const runtime::CallScope call_scope;
   return pack_external("MPI_Pack_external", datarep, inbuf, incount, datatype, outbuf, outsize, position);
 }
 
 STRATA_PMPI(Pack_external_c)
 extern "C" int PMPI_Pack_external_c(const char datarep[], const void* inbuf, MPI_Count incount, MPI_Datatype datatype,
                                     void* outbuf, MPI_Count outsize, MPI_Count* position) {
+  const runtime::CallScope call_scope;
   return pack_external("MPI_Pack_external_c", datarep, inbuf, incount, datatype, outbuf, outsize, position);
 }
 
 STRATA_PMPI(Unpack_external)
 extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position,
                                     void* outbuf, int outcount, MPI_Datatype datatype) {
+  const runtime::CallScope call_scope;
   return unpack_external("MPI_Unpack_external", datarep, inbuf, insize, position, outbuf, outcount, datatype);
 }
 
 STRATA_PMPI(Unpack_external_c)
 extern "C" int PMPI_Unpack_external_c(const char datarep[], const void* inbuf, MPI_Count insize,
                                       MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype) {
+  const runtime::CallScope call_scope;
   return unpack_external("MPI_Unpack_external_c", datarep, inbuf, insize, position, outbuf, outcount, datatype);
 }
 
 STRATA_PMPI(Pack_external_size)
 extern "C" int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint* size) {
+  const runtime::CallScope call_scope;
   return pack_external_size("MPI_Pack_external_size", datarep, incount, datatype, size);
 }
 
 STRATA_PMPI(Pack_external_size_c)
 extern "C" int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
                                          MPI_Count* size) {
+  const runtime::CallScope call_scope;
   return pack_external_size("MPI_Pack_external_size_c", datarep, incount, datatype, size);
 }

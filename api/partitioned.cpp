@@ -319,23 +319,27 @@ void start_partitioned(ApiRequest& r) {
 STRATA_PMPI(Psend_init)
 extern "C" int PMPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest,
                                int tag, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return partitioned_init("MPI_Psend_init", true, buf, partitions, count, datatype, dest, tag, comm, info, request);
 }
 
 STRATA_PMPI(Precv_init)
 extern "C" int PMPI_Precv_init(void* buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
                                int tag, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return partitioned_init("MPI_Precv_init", false, buf, partitions, count, datatype, source, tag, comm, info,
                           request);
 }
 
 STRATA_PMPI(Pready)
 extern "C" int PMPI_Pready(int partition, MPI_Request request) {
+  const runtime::CallScope call_scope;
   return mark_ready("MPI_Pready", request, std::span<const int>(&partition, 1));
 }
 
 STRATA_PMPI(Pready_range)
 extern "C" int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request) {
+  const runtime::CallScope call_scope;  // the Check below lives only in the branch
   if (partition_low > partition_high) {
     Check check("MPI_Pready_range");
     return check

@@ -152,21 +152,25 @@ int matched_irecv(const char* call, void* buf, MPI_Count count, MPI_Datatype typ
 
 STRATA_PMPI(Mrecv)
 extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+  const runtime::CallScope call_scope;
   return matched_recv("MPI_Mrecv", buf, count, type, message, status);
 }
 
 STRATA_PMPI(Mrecv_c)
 extern "C" int PMPI_Mrecv_c(void* buf, MPI_Count count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+  const runtime::CallScope call_scope;
   return matched_recv("MPI_Mrecv_c", buf, count, type, message, status);
 }
 
 STRATA_PMPI(Imrecv)
 extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return matched_irecv("MPI_Imrecv", buf, count, type, message, request);
 }
 
 STRATA_PMPI(Imrecv_c)
 extern "C" int PMPI_Imrecv_c(void* buf, MPI_Count count, MPI_Datatype type, MPI_Message* message,
                              MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return matched_irecv("MPI_Imrecv_c", buf, count, type, message, request);
 }

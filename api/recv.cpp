@@ -76,36 +76,42 @@ int sendrecv_replace(const char* call, void* buf, MPI_Count count, MPI_Datatype 
 STRATA_PMPI(Recv)
 extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                          MPI_Status* status) {
+  const runtime::CallScope call_scope;
   return blocking_recv("MPI_Recv", buf, count, type, source, tag, comm, status);
 }
 
 STRATA_PMPI(Recv_c)
 extern "C" int PMPI_Recv_c(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                            MPI_Status* status) {
+  const runtime::CallScope call_scope;
   return blocking_recv("MPI_Recv_c", buf, count, type, source, tag, comm, status);
 }
 
 STRATA_PMPI(Irecv)
 extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                           MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return make_recv("MPI_Irecv", buf, count, type, source, tag, comm, request, false);
 }
 
 STRATA_PMPI(Irecv_c)
 extern "C" int PMPI_Irecv_c(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                             MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return make_recv("MPI_Irecv_c", buf, count, type, source, tag, comm, request, false);
 }
 
 STRATA_PMPI(Recv_init)
 extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                               MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return make_recv("MPI_Recv_init", buf, count, type, source, tag, comm, request, true);
 }
 
 STRATA_PMPI(Recv_init_c)
 extern "C" int PMPI_Recv_init_c(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                                 MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return make_recv("MPI_Recv_init_c", buf, count, type, source, tag, comm, request, true);
 }
 
@@ -113,6 +119,7 @@ STRATA_PMPI(Sendrecv)
 extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm, MPI_Status* status) {
+  const runtime::CallScope call_scope;
   return sendrecv("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                   recvtag, comm, status);
 }
@@ -121,6 +128,7 @@ STRATA_PMPI(Sendrecv_c)
 extern "C" int PMPI_Sendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
                                int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
                                int recvtag, MPI_Comm comm, MPI_Status* status) {
+  const runtime::CallScope call_scope;
   return sendrecv("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                   recvtag, comm, status);
 }
@@ -128,11 +136,13 @@ extern "C" int PMPI_Sendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Dat
 STRATA_PMPI(Sendrecv_replace)
 extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
                                      int recvtag, MPI_Comm comm, MPI_Status* status) {
+  const runtime::CallScope call_scope;
   return sendrecv_replace("MPI_Sendrecv_replace", buf, count, type, dest, sendtag, source, recvtag, comm, status);
 }
 
 STRATA_PMPI(Sendrecv_replace_c)
 extern "C" int PMPI_Sendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype type, int dest, int sendtag,
                                        int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  const runtime::CallScope call_scope;
   return sendrecv_replace("MPI_Sendrecv_replace_c", buf, count, type, dest, sendtag, source, recvtag, comm, status);
 }

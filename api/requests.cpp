@@ -289,11 +289,13 @@ int complete_some(const char* call, int count, MPI_Request* handles, int* outcou
 
 STRATA_PMPI(Waitany)
 extern "C" int PMPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Status* status) {
+  const runtime::CallScope call_scope;
   return complete_any("MPI_Waitany", count, array_of_requests, index, nullptr, status, true);
 }
 
 STRATA_PMPI(Testany)
 extern "C" int PMPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* flag, MPI_Status* status) {
+  const runtime::CallScope call_scope;
   if (flag == nullptr) return raise("MPI_Testany", MPI_COMM_SELF, MPI_ERR_ARG, "flag is NULL");
   return complete_any("MPI_Testany", count, array_of_requests, index, flag, status, false);
 }
@@ -301,12 +303,14 @@ extern "C" int PMPI_Testany(int count, MPI_Request array_of_requests[], int* ind
 STRATA_PMPI(Waitsome)
 extern "C" int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int* outcount, int array_of_indices[],
                              MPI_Status array_of_statuses[]) {
+  const runtime::CallScope call_scope;
   return complete_some("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses, true);
 }
 
 STRATA_PMPI(Testsome)
 extern "C" int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount, int array_of_indices[],
                              MPI_Status array_of_statuses[]) {
+  const runtime::CallScope call_scope;
   return complete_some("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses, false);
 }
 

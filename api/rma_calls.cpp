@@ -184,6 +184,7 @@ int get_accumulate(const char* call, const void* origin_addr, MPI_Count origin_c
 STRATA_PMPI(Put)
 extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return put_or_get("MPI_Put", false, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win, nullptr);
 }
@@ -192,6 +193,7 @@ STRATA_PMPI(Put_c)
 extern "C" int PMPI_Put_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                           int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
                           MPI_Win win) {
+  const runtime::CallScope call_scope;
   return put_or_get("MPI_Put_c", false, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win, nullptr);
 }
@@ -200,6 +202,7 @@ STRATA_PMPI(Rput)
 extern "C" int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
                          MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return put_or_get("MPI_Rput", false, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win, request);
 }
@@ -208,6 +211,7 @@ STRATA_PMPI(Rput_c)
 extern "C" int PMPI_Rput_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                            int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                            MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return put_or_get("MPI_Rput_c", false, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win, request);
 }
@@ -215,6 +219,7 @@ extern "C" int PMPI_Rput_c(const void* origin_addr, MPI_Count origin_count, MPI_
 STRATA_PMPI(Get)
 extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return put_or_get("MPI_Get", true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win, nullptr);
 }
@@ -222,6 +227,7 @@ extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin
 STRATA_PMPI(Get_c)
 extern "C" int PMPI_Get_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return put_or_get("MPI_Get_c", true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win, nullptr);
 }
@@ -230,6 +236,7 @@ STRATA_PMPI(Rget)
 extern "C" int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
                          MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return put_or_get("MPI_Rget", true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win, request);
 }
@@ -238,6 +245,7 @@ STRATA_PMPI(Rget_c)
 extern "C" int PMPI_Rget_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
                            MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
                            MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return put_or_get("MPI_Rget_c", true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win, request);
 }
@@ -246,6 +254,7 @@ STRATA_PMPI(Accumulate)
 extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                                int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
                                MPI_Op op, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return accumulate("MPI_Accumulate", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, op, win, nullptr);
 }
@@ -254,6 +263,7 @@ STRATA_PMPI(Accumulate_c)
 extern "C" int PMPI_Accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                                  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return accumulate("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, op, win, nullptr);
 }
@@ -262,6 +272,7 @@ STRATA_PMPI(Raccumulate)
 extern "C" int PMPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                                 int target_rank, MPI_Aint target_disp, int target_count,
                                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return accumulate("MPI_Raccumulate", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, op, win, request);
 }
@@ -270,6 +281,7 @@ STRATA_PMPI(Raccumulate_c)
 extern "C" int PMPI_Raccumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                                   int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return accumulate("MPI_Raccumulate_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, op, win, request);
 }
@@ -279,6 +291,7 @@ extern "C" int PMPI_Get_accumulate(const void* origin_addr, int origin_count, MP
                                    void* result_addr, int result_count, MPI_Datatype result_datatype,
                                    int target_rank, MPI_Aint target_disp, int target_count,
                                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return get_accumulate("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype, result_addr, result_count,
                         result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, nullptr);
 }
@@ -288,6 +301,7 @@ extern "C" int PMPI_Get_accumulate_c(const void* origin_addr, MPI_Count origin_c
                                      void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
                                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return get_accumulate("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr, result_count,
                         result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, nullptr);
 }
@@ -297,6 +311,7 @@ extern "C" int PMPI_Rget_accumulate(const void* origin_addr, int origin_count, M
                                     void* result_addr, int result_count, MPI_Datatype result_datatype,
                                     int target_rank, MPI_Aint target_disp, int target_count,
                                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return get_accumulate("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
                         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                         win, request);
@@ -307,6 +322,7 @@ extern "C" int PMPI_Rget_accumulate_c(const void* origin_addr, MPI_Count origin_
                                       void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
                                       int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  const runtime::CallScope call_scope;
   return get_accumulate("MPI_Rget_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
                         result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                         win, request);
@@ -315,6 +331,7 @@ extern "C" int PMPI_Rget_accumulate_c(const void* origin_addr, MPI_Count origin_
 STRATA_PMPI(Fetch_and_op)
 extern "C" int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
                                  MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  const runtime::CallScope call_scope;
   // One element of a predefined type (MPI-4.0 12.3.5): a get_accumulate of count 1.
   const datatype::Datatype* t = datatype_of(datatype);
   if (t != nullptr && !t->predefined)

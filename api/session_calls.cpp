@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include <cstring>
+#include <mutex>
 #include <string>
 
 #include "api/check.hpp"
@@ -23,6 +24,10 @@ struct Session {
   MPI_Errhandler errhandler;
   int thread_level;  // provided
 };
+
+// MPI_Session_init is thread safe even before anything started the library (11.3.1), when the library lock is not
+// on yet: starting and stopping take this mutex first, then the library lock.
+std::mutex g_start_stop;
 
 HandleTable<Session>& sessions() {
   static HandleTable<Session> table(STRATA_KIND_SESSION);
@@ -76,6 +81,8 @@ Check& check_process_set(Check& check, const char* name, std::vector<int>& world
 // "invoked in the event of an error" here), else to the initial error handler.
 STRATA_PMPI(Session_init)
 extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session) {
+  const std::lock_guard starting(g_start_stop);
+  const runtime::CallScope call_scope;
   constexpr const char* call = "MPI_Session_init";
   const bool handler_ok = is_errhandler_for(errhandler, STRATA_KIND_SESSION);
   auto fail = [&](int error_class, const std::string& message) {
@@ -101,6 +108,7 @@ extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
 
 STRATA_PMPI(Session_finalize)
 extern "C" int PMPI_Session_finalize(MPI_Session* session) {
+  const std::lock_guard stopping(g_start_stop);
   Check check("MPI_Session_finalize");
   Session* s = nullptr;
   check.not_null(session, "session");

@@ -4,7 +4,9 @@
 // MPI_T calls never run an error handler (15.3.10): each returns its class (MPI_T_ERR_...) itself. They work at any
 // time between MPI_T_init_thread and the matching MPI_T_finalize, before MPI_Init and after MPI_Finalize too; the
 // handles and sessions die with the last MPI_T_finalize. Handles are pointers to the objects below, checked against
-// the live ones before use, so a stale or made-up handle is MPI_T_ERR_INVALID_HANDLE, never a crash.
+// the live ones before use, so a stale or made-up handle is MPI_T_ERR_INVALID_HANDLE, never a crash. Without a
+// Check, each takes the library lock itself (a CallScope; runtime/library_lock.hpp); the stubs that touch nothing
+// do not.
 #include <algorithm>
 #include <cstring>
 #include <set>
@@ -12,6 +14,7 @@
 
 #include "api/pmpi.hpp"
 #include "api/tools_variables.hpp"
+#include "runtime/library_lock.hpp"
 
 struct strata_mpi_t_cvar_handle_s {
   int index;
@@ -154,16 +157,18 @@ using namespace strata::api::tools;
 
 STRATA_PMPI(T_init_thread)
 extern "C" int PMPI_T_init_thread(int required, int* provided) {
+  const strata::runtime::CallScope call_scope;
   if (provided == nullptr) return MPI_T_ERR_INVALID;
   (void)registry();  // reads the settings now, at the first use
   ++g_tools.initializations;
-  // Calls are serialized at most, as with MPI_Init_thread (api/init.cpp).
-  *provided = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_SERIALIZED);
+  *provided = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
+  if (*provided == MPI_THREAD_MULTIPLE) strata::runtime::enable_library_lock();
   return MPI_SUCCESS;
 }
 
 STRATA_PMPI(T_finalize)
 extern "C" int PMPI_T_finalize() {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (--g_tools.initializations == 0) free_everything();
   return MPI_SUCCESS;
@@ -173,6 +178,7 @@ extern "C" int PMPI_T_finalize() {
 
 STRATA_PMPI(T_enum_get_info)
 extern "C" int PMPI_T_enum_get_info(MPI_T_enum enumtype, int* num, char* name, int* name_len) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (!valid_enum(enumtype)) return MPI_T_ERR_INVALID_HANDLE;
   set_if(num, static_cast<int>(enumtype->items.size()));
@@ -182,6 +188,7 @@ extern "C" int PMPI_T_enum_get_info(MPI_T_enum enumtype, int* num, char* name, i
 
 STRATA_PMPI(T_enum_get_item)
 extern "C" int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int* value, char* name, int* name_len) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (!valid_enum(enumtype)) return MPI_T_ERR_INVALID_HANDLE;
   if (!valid_index(enumtype->items, index)) return MPI_T_ERR_INVALID_ITEM;
@@ -194,6 +201,7 @@ extern "C" int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int* value, 
 
 STRATA_PMPI(T_cvar_get_num)
 extern "C" int PMPI_T_cvar_get_num(int* num_cvar) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (num_cvar == nullptr) return MPI_T_ERR_INVALID;
   *num_cvar = static_cast<int>(registry().cvars.size());
@@ -203,6 +211,7 @@ extern "C" int PMPI_T_cvar_get_num(int* num_cvar) {
 STRATA_PMPI(T_cvar_get_info)
 extern "C" int PMPI_T_cvar_get_info(int cvar_index, char* name, int* name_len, int* verbosity, MPI_Datatype* datatype,
                                     MPI_T_enum* enumtype, char* desc, int* desc_len, int* bind, int* scope) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (!valid_index(registry().cvars, cvar_index)) return MPI_T_ERR_INVALID_INDEX;
   const ControlVariable& v = registry().cvars[cvar_index];
@@ -218,6 +227,7 @@ extern "C" int PMPI_T_cvar_get_info(int cvar_index, char* name, int* name_len, i
 
 STRATA_PMPI(T_cvar_get_index)
 extern "C" int PMPI_T_cvar_get_index(const char* name, int* cvar_index) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (name == nullptr || cvar_index == nullptr) return MPI_T_ERR_INVALID;
   const int i = index_named(registry().cvars, name);
@@ -228,6 +238,7 @@ extern "C" int PMPI_T_cvar_get_index(const char* name, int* cvar_index) {
 
 STRATA_PMPI(T_cvar_handle_alloc)
 extern "C" int PMPI_T_cvar_handle_alloc(int cvar_index, void* obj_handle, MPI_T_cvar_handle* handle, int* count) {
+  const strata::runtime::CallScope call_scope;
   (void)obj_handle;  // every variable is bound to no object (MPI_T_BIND_NO_OBJECT): ignored
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (!valid_index(registry().cvars, cvar_index)) return MPI_T_ERR_INVALID_INDEX;
@@ -242,6 +253,7 @@ extern "C" int PMPI_T_cvar_handle_alloc(int cvar_index, void* obj_handle, MPI_T_
 
 STRATA_PMPI(T_cvar_handle_free)
 extern "C" int PMPI_T_cvar_handle_free(MPI_T_cvar_handle* handle) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (handle == nullptr) return MPI_T_ERR_INVALID;
   if (g_tools.cvar_handles.erase(*handle) == 0) return MPI_T_ERR_INVALID_HANDLE;
@@ -252,6 +264,7 @@ extern "C" int PMPI_T_cvar_handle_free(MPI_T_cvar_handle* handle) {
 
 STRATA_PMPI(T_cvar_read)
 extern "C" int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void* buf) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (g_tools.cvar_handles.count(handle) == 0) return MPI_T_ERR_INVALID_HANDLE;
   if (buf == nullptr) return MPI_T_ERR_INVALID;
@@ -268,6 +281,7 @@ extern "C" int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void* buf) {
 
 STRATA_PMPI(T_cvar_write)
 extern "C" int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buf) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (g_tools.cvar_handles.count(handle) == 0) return MPI_T_ERR_INVALID_HANDLE;
   const ControlVariable& v = registry().cvars[handle->index];
@@ -283,6 +297,7 @@ extern "C" int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buf) {
 
 STRATA_PMPI(T_pvar_get_num)
 extern "C" int PMPI_T_pvar_get_num(int* num_pvar) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (num_pvar == nullptr) return MPI_T_ERR_INVALID;
   *num_pvar = static_cast<int>(registry().pvars.size());
@@ -293,6 +308,7 @@ STRATA_PMPI(T_pvar_get_info)
 extern "C" int PMPI_T_pvar_get_info(int pvar_index, char* name, int* name_len, int* verbosity, int* var_class,
                                     MPI_Datatype* datatype, MPI_T_enum* enumtype, char* desc, int* desc_len,
                                     int* bind, int* readonly, int* continuous, int* atomic) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (!valid_index(registry().pvars, pvar_index)) return MPI_T_ERR_INVALID_INDEX;
   const PerformanceVariable& v = registry().pvars[pvar_index];
@@ -311,6 +327,7 @@ extern "C" int PMPI_T_pvar_get_info(int pvar_index, char* name, int* name_len, i
 
 STRATA_PMPI(T_pvar_get_index)
 extern "C" int PMPI_T_pvar_get_index(const char* name, int var_class, int* pvar_index) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (name == nullptr || pvar_index == nullptr) return MPI_T_ERR_INVALID;
   const int i = index_named(registry().pvars, name);  // names are unique across classes too
@@ -321,6 +338,7 @@ extern "C" int PMPI_T_pvar_get_index(const char* name, int var_class, int* pvar_
 
 STRATA_PMPI(T_pvar_session_create)
 extern "C" int PMPI_T_pvar_session_create(MPI_T_pvar_session* session) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (session == nullptr) return MPI_T_ERR_INVALID;
   *session = new strata_mpi_t_pvar_session_s;
@@ -330,6 +348,7 @@ extern "C" int PMPI_T_pvar_session_create(MPI_T_pvar_session* session) {
 
 STRATA_PMPI(T_pvar_session_free)
 extern "C" int PMPI_T_pvar_session_free(MPI_T_pvar_session* session) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (session == nullptr) return MPI_T_ERR_INVALID;
   if (g_tools.sessions.erase(*session) == 0) return MPI_T_ERR_INVALID_SESSION;
@@ -342,6 +361,7 @@ extern "C" int PMPI_T_pvar_session_free(MPI_T_pvar_session* session) {
 STRATA_PMPI(T_pvar_handle_alloc)
 extern "C" int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void* obj_handle,
                                         MPI_T_pvar_handle* handle, int* count) {
+  const strata::runtime::CallScope call_scope;
   (void)obj_handle;  // MPI_T_BIND_NO_OBJECT: ignored
   if (const int rc = check_session(session); rc != MPI_SUCCESS) return rc;
   if (!valid_index(registry().pvars, pvar_index)) return MPI_T_ERR_INVALID_INDEX;
@@ -356,6 +376,7 @@ extern "C" int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_ind
 
 STRATA_PMPI(T_pvar_handle_free)
 extern "C" int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle* handle) {
+  const strata::runtime::CallScope call_scope;
   if (handle == nullptr) return initialized() ? MPI_T_ERR_INVALID : MPI_T_ERR_NOT_INITIALIZED;
   if (const int rc = check_handle(session, *handle, false); rc != MPI_SUCCESS) return rc;
   session->handles.erase(*handle);
@@ -366,6 +387,7 @@ extern "C" int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_ha
 
 STRATA_PMPI(T_pvar_start)
 extern "C" int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  const strata::runtime::CallScope call_scope;
   if (const int rc = check_handle(session, handle, true); rc != MPI_SUCCESS) return rc;
   if (handle == MPI_T_PVAR_ALL_HANDLES) {  // every handle of the session that can be started
     for (MPI_T_pvar_handle h : session->handles)
@@ -379,6 +401,7 @@ extern "C" int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle h
 
 STRATA_PMPI(T_pvar_stop)
 extern "C" int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  const strata::runtime::CallScope call_scope;
   if (const int rc = check_handle(session, handle, true); rc != MPI_SUCCESS) return rc;
   if (handle == MPI_T_PVAR_ALL_HANDLES) {
     for (MPI_T_pvar_handle h : session->handles)
@@ -392,6 +415,7 @@ extern "C" int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle ha
 
 STRATA_PMPI(T_pvar_read)
 extern "C" int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf) {
+  const strata::runtime::CallScope call_scope;
   if (const int rc = check_handle(session, handle, false); rc != MPI_SUCCESS) return rc;
   if (buf == nullptr) return MPI_T_ERR_INVALID;
   const unsigned long long value = value_of(handle);
@@ -401,6 +425,7 @@ extern "C" int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle ha
 
 STRATA_PMPI(T_pvar_write)
 extern "C" int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void* buf) {
+  const strata::runtime::CallScope call_scope;
   if (const int rc = check_handle(session, handle, false); rc != MPI_SUCCESS) return rc;
   if (variable_of(handle).readonly) return MPI_T_ERR_PVAR_NO_WRITE;
   if (buf == nullptr) return MPI_T_ERR_INVALID;
@@ -412,6 +437,7 @@ extern "C" int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle h
 
 STRATA_PMPI(T_pvar_reset)
 extern "C" int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  const strata::runtime::CallScope call_scope;
   if (const int rc = check_handle(session, handle, true); rc != MPI_SUCCESS) return rc;
   if (handle == MPI_T_PVAR_ALL_HANDLES) {  // every handle of the session that can be written
     for (MPI_T_pvar_handle h : session->handles)
@@ -425,6 +451,7 @@ extern "C" int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle h
 
 STRATA_PMPI(T_pvar_readreset)
 extern "C" int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf) {
+  const strata::runtime::CallScope call_scope;
   if (const int rc = check_handle(session, handle, false); rc != MPI_SUCCESS) return rc;
   if (variable_of(handle).readonly) return MPI_T_ERR_PVAR_NO_WRITE;
   if (buf == nullptr) return MPI_T_ERR_INVALID;
@@ -438,6 +465,7 @@ extern "C" int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_hand
 
 STRATA_PMPI(T_category_get_num)
 extern "C" int PMPI_T_category_get_num(int* num_cat) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (num_cat == nullptr) return MPI_T_ERR_INVALID;
   *num_cat = static_cast<int>(registry().categories.size());
@@ -447,6 +475,7 @@ extern "C" int PMPI_T_category_get_num(int* num_cat) {
 STRATA_PMPI(T_category_get_info)
 extern "C" int PMPI_T_category_get_info(int cat_index, char* name, int* name_len, char* desc, int* desc_len,
                                         int* num_cvars, int* num_pvars, int* num_categories) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (!valid_index(registry().categories, cat_index)) return MPI_T_ERR_INVALID_INDEX;
   const Category& c = registry().categories[cat_index];
@@ -460,6 +489,7 @@ extern "C" int PMPI_T_category_get_info(int cat_index, char* name, int* name_len
 
 STRATA_PMPI(T_category_get_num_events)
 extern "C" int PMPI_T_category_get_num_events(int cat_index, int* num_events) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (!valid_index(registry().categories, cat_index)) return MPI_T_ERR_INVALID_INDEX;
   if (num_events == nullptr) return MPI_T_ERR_INVALID;
@@ -469,6 +499,7 @@ extern "C" int PMPI_T_category_get_num_events(int cat_index, int* num_events) {
 
 STRATA_PMPI(T_category_get_index)
 extern "C" int PMPI_T_category_get_index(const char* name, int* cat_index) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (name == nullptr || cat_index == nullptr) return MPI_T_ERR_INVALID;
   const int i = index_named(registry().categories, name);
@@ -479,16 +510,19 @@ extern "C" int PMPI_T_category_get_index(const char* name, int* cat_index) {
 
 STRATA_PMPI(T_category_get_cvars)
 extern "C" int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
+  const strata::runtime::CallScope call_scope;
   return category_members(cat_index, len, indices, &Category::cvars);
 }
 
 STRATA_PMPI(T_category_get_pvars)
 extern "C" int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
+  const strata::runtime::CallScope call_scope;
   return category_members(cat_index, len, indices, &Category::pvars);
 }
 
 STRATA_PMPI(T_category_get_events)
 extern "C" int PMPI_T_category_get_events(int cat_index, int len, int indices[]) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (!valid_index(registry().categories, cat_index)) return MPI_T_ERR_INVALID_INDEX;
   if (len < 0 || (len > 0 && indices == nullptr)) return MPI_T_ERR_INVALID;
@@ -497,11 +531,13 @@ extern "C" int PMPI_T_category_get_events(int cat_index, int len, int indices[])
 
 STRATA_PMPI(T_category_get_categories)
 extern "C" int PMPI_T_category_get_categories(int cat_index, int len, int indices[]) {
+  const strata::runtime::CallScope call_scope;
   return category_members(cat_index, len, indices, &Category::categories);
 }
 
 STRATA_PMPI(T_category_changed)
 extern "C" int PMPI_T_category_changed(int* update_number) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (update_number == nullptr) return MPI_T_ERR_INVALID;
   *update_number = 0;  // the variables and categories are all there from MPI_T_init_thread on, and stay
@@ -512,6 +548,7 @@ extern "C" int PMPI_T_category_changed(int* update_number) {
 
 STRATA_PMPI(T_source_get_num)
 extern "C" int PMPI_T_source_get_num(int* num_sources) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (num_sources == nullptr) return MPI_T_ERR_INVALID;
   *num_sources = 0;
@@ -521,6 +558,7 @@ extern "C" int PMPI_T_source_get_num(int* num_sources) {
 STRATA_PMPI(T_source_get_info)
 extern "C" int PMPI_T_source_get_info(int, char*, int*, char*, int*, MPI_T_source_order*, MPI_Count*, MPI_Count*,
                                       MPI_Info*) {
+  const strata::runtime::CallScope call_scope;
   return no_index();
 }
 
@@ -529,6 +567,7 @@ extern "C" int PMPI_T_source_get_timestamp(int, MPI_Count*) { return no_index();
 
 STRATA_PMPI(T_event_get_num)
 extern "C" int PMPI_T_event_get_num(int* num_events) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (num_events == nullptr) return MPI_T_ERR_INVALID;
   *num_events = 0;
@@ -538,11 +577,13 @@ extern "C" int PMPI_T_event_get_num(int* num_events) {
 STRATA_PMPI(T_event_get_info)
 extern "C" int PMPI_T_event_get_info(int, char*, int*, int*, MPI_Datatype[], MPI_Aint[], int*, MPI_T_enum*, MPI_Info*,
                                      char*, int*, int*) {
+  const strata::runtime::CallScope call_scope;
   return no_index();
 }
 
 STRATA_PMPI(T_event_get_index)
 extern "C" int PMPI_T_event_get_index(const char* name, int* event_index) {
+  const strata::runtime::CallScope call_scope;
   if (!initialized()) return MPI_T_ERR_NOT_INITIALIZED;
   if (name == nullptr || event_index == nullptr) return MPI_T_ERR_INVALID;
   return MPI_T_ERR_INVALID_NAME;
@@ -560,26 +601,31 @@ extern "C" int PMPI_T_event_handle_get_info(MPI_T_event_registration, MPI_Info*)
 STRATA_PMPI(T_event_register_callback)
 extern "C" int PMPI_T_event_register_callback(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info, void*,
                                               MPI_T_event_cb_function) {
+  const strata::runtime::CallScope call_scope;
   return no_event();
 }
 
 STRATA_PMPI(T_event_callback_set_info)
 extern "C" int PMPI_T_event_callback_set_info(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info) {
+  const strata::runtime::CallScope call_scope;
   return no_event();
 }
 
 STRATA_PMPI(T_event_callback_get_info)
 extern "C" int PMPI_T_event_callback_get_info(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info*) {
+  const strata::runtime::CallScope call_scope;
   return no_event();
 }
 
 STRATA_PMPI(T_event_handle_free)
 extern "C" int PMPI_T_event_handle_free(MPI_T_event_registration, void*, MPI_T_event_free_cb_function) {
+  const strata::runtime::CallScope call_scope;
   return no_event();
 }
 
 STRATA_PMPI(T_event_set_dropped_handler)
 extern "C" int PMPI_T_event_set_dropped_handler(MPI_T_event_registration, MPI_T_event_dropped_cb_function) {
+  const strata::runtime::CallScope call_scope;
   return no_event();
 }
 

@@ -70,18 +70,21 @@ int create_window(const char* call, rma::Flavor flavor, void* base, MPI_Aint siz
 
 STRATA_PMPI(Win_create)
 extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  const runtime::CallScope call_scope;
   return create_window("MPI_Win_create", rma::Flavor::Create, base, size, disp_unit, info, comm, win, nullptr);
 }
 
 STRATA_PMPI(Win_create_c)
 extern "C" int PMPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                                  MPI_Win* win) {
+  const runtime::CallScope call_scope;
   return create_window("MPI_Win_create_c", rma::Flavor::Create, base, size, disp_unit, info, comm, win, nullptr);
 }
 
 STRATA_PMPI(Win_allocate)
 extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                                  MPI_Win* win) {
+  const runtime::CallScope call_scope;
   return create_window("MPI_Win_allocate", rma::Flavor::Allocate, nullptr, size, disp_unit, info, comm, win,
                        baseptr);
 }
@@ -89,12 +92,14 @@ extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MP
 STRATA_PMPI(Win_allocate_c)
 extern "C" int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                                    MPI_Win* win) {
+  const runtime::CallScope call_scope;
   return create_window("MPI_Win_allocate_c", rma::Flavor::Allocate, nullptr, size, disp_unit, info, comm, win,
                        baseptr);
 }
 
 STRATA_PMPI(Win_create_dynamic)
 extern "C" int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  const runtime::CallScope call_scope;
   return create_window("MPI_Win_create_dynamic", rma::Flavor::Dynamic, nullptr, 0, 1, info, comm, win, nullptr);
 }
 
@@ -171,22 +176,26 @@ int shared_query(const char* call, MPI_Win win, int rank, MPI_Aint* size, Unit* 
 STRATA_PMPI(Win_allocate_shared)
 extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                                         MPI_Win* win) {
+  const runtime::CallScope call_scope;
   return allocate_shared("MPI_Win_allocate_shared", size, disp_unit, info, comm, baseptr, win);
 }
 
 STRATA_PMPI(Win_allocate_shared_c)
 extern "C" int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                                           void* baseptr, MPI_Win* win) {
+  const runtime::CallScope call_scope;
   return allocate_shared("MPI_Win_allocate_shared_c", size, disp_unit, info, comm, baseptr, win);
 }
 
 STRATA_PMPI(Win_shared_query)
 extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+  const runtime::CallScope call_scope;
   return shared_query("MPI_Win_shared_query", win, rank, size, disp_unit, baseptr);
 }
 
 STRATA_PMPI(Win_shared_query_c)
 extern "C" int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit, void* baseptr) {
+  const runtime::CallScope call_scope;
   return shared_query("MPI_Win_shared_query_c", win, rank, size, disp_unit, baseptr);
 }
 

@@ -83,20 +83,28 @@ int on_group(const char* call, MPI_Group group, int assert, int allowed, const c
 
 STRATA_PMPI(Win_post)
 extern "C" int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return on_group("MPI_Win_post", group, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT,
                   "MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT", win, rma::post);
 }
 
 STRATA_PMPI(Win_start)
 extern "C" int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return on_group("MPI_Win_start", group, assert, MPI_MODE_NOCHECK, "MPI_MODE_NOCHECK", win, rma::start);
 }
 
 STRATA_PMPI(Win_complete)
-extern "C" int PMPI_Win_complete(MPI_Win win) { return on_window("MPI_Win_complete", win, rma::complete); }
+extern "C" int PMPI_Win_complete(MPI_Win win) {
+  const runtime::CallScope call_scope;
+  return on_window("MPI_Win_complete", win, rma::complete);
+}
 
 STRATA_PMPI(Win_wait)
-extern "C" int PMPI_Win_wait(MPI_Win win) { return on_window("MPI_Win_wait", win, rma::wait); }
+extern "C" int PMPI_Win_wait(MPI_Win win) {
+  const runtime::CallScope call_scope;
+  return on_window("MPI_Win_wait", win, rma::wait);
+}
 
 STRATA_PMPI(Win_test)
 extern "C" int PMPI_Win_test(MPI_Win win, int* flag) {
@@ -123,6 +131,7 @@ extern "C" int PMPI_Win_fence(int assert, MPI_Win win) {
 
 STRATA_PMPI(Win_sync)
 extern "C" int PMPI_Win_sync(MPI_Win win) {
+  const runtime::CallScope call_scope;
   return on_window("MPI_Win_sync", win, [](rma::Window&) {
     rma::sync();
     return Status{};
@@ -147,6 +156,7 @@ extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
 
 STRATA_PMPI(Win_unlock)
 extern "C" int PMPI_Win_unlock(int rank, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return on_target("MPI_Win_unlock", rank, win, [&](rma::Window& w) { return rma::unlock(w, rank); });
 }
 
@@ -160,22 +170,31 @@ extern "C" int PMPI_Win_lock_all(int assert, MPI_Win win) {
 }
 
 STRATA_PMPI(Win_unlock_all)
-extern "C" int PMPI_Win_unlock_all(MPI_Win win) { return on_window("MPI_Win_unlock_all", win, rma::unlock_all); }
+extern "C" int PMPI_Win_unlock_all(MPI_Win win) {
+  const runtime::CallScope call_scope;
+  return on_window("MPI_Win_unlock_all", win, rma::unlock_all);
+}
 
 STRATA_PMPI(Win_flush)
 extern "C" int PMPI_Win_flush(int rank, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return on_target("MPI_Win_flush", rank, win, [&](rma::Window& w) { return rma::flush(w, rank); });
 }
 
 STRATA_PMPI(Win_flush_local)
 extern "C" int PMPI_Win_flush_local(int rank, MPI_Win win) {
+  const runtime::CallScope call_scope;
   return on_target("MPI_Win_flush_local", rank, win, [&](rma::Window& w) { return rma::flush(w, rank); });
 }
 
 STRATA_PMPI(Win_flush_all)
-extern "C" int PMPI_Win_flush_all(MPI_Win win) { return on_window("MPI_Win_flush_all", win, rma::flush_all); }
+extern "C" int PMPI_Win_flush_all(MPI_Win win) {
+  const runtime::CallScope call_scope;
+  return on_window("MPI_Win_flush_all", win, rma::flush_all);
+}
 
 STRATA_PMPI(Win_flush_local_all)
 extern "C" int PMPI_Win_flush_local_all(MPI_Win win) {
+  const runtime::CallScope call_scope;
   return on_window("MPI_Win_flush_local_all", win, rma::flush_all);
 }

@@ -22,7 +22,7 @@ std::optional<int> ContextPool::lowest(const SlotMask& agreed) {
 SlotMask ContextPool::claim(const SlotMask& wanted, bool& contended) {
   SlotMask got(kMaskWords);
   contended = false;
-  for (int w = 0; w < kMaskWords; ++w) {
+  for (int w = 0; w < kSharedWords; ++w) {
     contended |= (wanted[w] & claimed_[w]) != 0;
     got[w] = wanted[w] & free_[w];
     free_[w] &= ~got[w];
@@ -38,6 +38,14 @@ void ContextPool::settle(const SlotMask& claimed, std::optional<int> slot) {
     free_[w] |= back;
     claimed_[w] &= ~claimed[w];
   }
+}
+
+std::optional<int> ContextPool::take_local() {
+  uint64_t& word = free_[kLocalWord];
+  if (word == 0) return std::nullopt;
+  const int bit_index = std::countr_zero(word);
+  word &= word - 1;
+  return kLocalWord * 64 + bit_index;
 }
 
 void ContextPool::release(int slot) { free_[slot / 64] |= bit(slot); }

@@ -13,16 +13,33 @@ constexpr uint64_t kUncontended = 1;
 SlotAgreement::SlotAgreement(uint32_t context, int rank, std::vector<int> world_ranks, int tag, Offer offer,
                              int first_word)
     : context_(context), rank_(rank), world_ranks_(std::move(world_ranks)), tag_(tag), offer_(offer),
-      first_word_(first_word % kMaskWords) {
+      first_word_(first_word % kSharedWords) {
   send_.complete = recv_.complete = true;
+  exhausted_.set(kLocalWord);  // never offered
+  if (world_ranks_.size() == 1) {
+    if (const std::optional<int> local = context_pool().take_local()) {
+      slot_ = *local;
+      done_ = true;
+      return;
+    }
+  }
+  if (offer_ == Offer::Everything) context_pool().enter(priority());
   start_round();
 }
 
 SlotAgreement::~SlotAgreement() {
-  if (!done_) context_pool().settle(claimed_, std::nullopt);  // abandoned (at exit): give the claim back
+  if (!done_) {  // abandoned (at exit): give the claim back
+    context_pool().settle(claimed_, std::nullopt);
+    finish();
+  }
 }
 
-int SlotAgreement::word() const { return (first_word_ + round_) % kMaskWords; }
+void SlotAgreement::finish() {
+  done_ = true;
+  if (offer_ == Offer::Everything) context_pool().leave(priority());
+}
+
+int SlotAgreement::word() const { return (first_word_ + round_) % kSharedWords; }
 
 SlotMask SlotAgreement::wanted() const {
   if (offer_ == Offer::Everything) return SlotMask(kMaskWords, ~uint64_t{0});
@@ -32,8 +49,11 @@ SlotMask SlotAgreement::wanted() const {
 }
 
 void SlotAgreement::start_round() {
-  bool contended = false;
-  claimed_ = context_pool().claim(wanted(), contended);
+  bool contended = true;
+  if (offer_ == Offer::Everything && !context_pool().first(priority()))
+    claimed_.assign(kMaskWords, 0);
+  else
+    claimed_ = context_pool().claim(wanted(), contended);
   if (offer_ == Offer::Everything)
     acc_ = claimed_;
   else
@@ -57,6 +77,11 @@ void SlotAgreement::post_step() {
 
 bool SlotAgreement::poll() {
   if (done_ || !send_.complete || !recv_.complete) return false;
+  if (next_round_) {
+    next_round_ = false;
+    start_round();
+    return true;
+  }
   for (std::size_t i = 0; i < acc_.size(); ++i) acc_[i] &= incoming_[i];
   distance_ *= 2;
   if (distance_ < static_cast<int>(world_ranks_.size()))
@@ -77,7 +102,7 @@ void SlotAgreement::finish_round() {
   claimed_.assign(kMaskWords, 0);
   if (slot) {
     slot_ = *slot;
-    done_ = true;
+    finish();
     return;
   }
   if (acc_.back() & kUncontended) {  // every member saw these slots taken: they are really in use
@@ -89,11 +114,11 @@ void SlotAgreement::finish_round() {
   if (exhausted_.all()) {
     status_ = error(kErrOther, "no free context id: " + std::to_string(kContextSlots) +
                                    " communicators are alive on some member");
-    done_ = true;
+    finish();
     return;
   }
   ++round_;
-  start_round();
+  next_round_ = true;  // not at once: a lone member would recurse while another creation holds the slots
 }
 
 }  // namespace strata::comm

@@ -7,7 +7,9 @@
 // idup is pending on a process, a blocking creation there still finds every slot outside that one word, and
 // several pending idups rarely want the same word. A round that finds nothing is repeated (on the next word); the
 // agreement fails only once every word has come back empty in rounds where no member's offer was cut by another
-// creation's claim, i.e. when the slots are really exhausted.
+// creation's claim, i.e. when the slots are really exhausted. A blocking creation that is not first in the pool's
+// queue (threads creating at once, context_ids.hpp) offers nothing in its rounds until it is. A one-member
+// agreement takes a slot of the local word at once when one is free.
 #pragma once
 #include <bitset>
 #include <cstdint>
@@ -40,6 +42,8 @@ class SlotAgreement {
   void start_round();
   void post_step();
   void finish_round();
+  void finish();
+  ContextPool::Priority priority() const { return {context_, tag_}; }
   SlotMask wanted() const;
   int word() const;
 
@@ -51,6 +55,7 @@ class SlotAgreement {
   int first_word_;
 
   int round_ = 0;
+  bool next_round_ = false;  // the last round found nothing: start another at the next poll
   int distance_ = 1;
   SlotMask claimed_;
   std::vector<uint64_t> acc_, incoming_;  // offered words, then a flag word (bit 0: nobody was contended)

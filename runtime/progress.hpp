@@ -1,5 +1,6 @@
 // The progress engine: layers register pollers (the transport's rings and completion queues; later the collective
-// schedules), and every MPI call that waits or tests drives them. Single-threaded by design (MPI_THREAD_SERIALIZED).
+// schedules), and every MPI call that waits or tests drives them. Single-threaded code: under MPI_THREAD_MULTIPLE the library lock
+// (runtime/library_lock.hpp) keeps one thread in it at a time.
 //
 // Waiting policy: a waiter spins briefly (latency), then yields the core on every idle poll, because the machines
 // Strata is tested on run more ranks than cores and a spinning rank would starve the one it waits for. The spin is
@@ -12,6 +13,8 @@
 
 #include <chrono>
 #include <vector>
+
+#include "runtime/library_lock.hpp"
 
 namespace strata::runtime {
 
@@ -55,11 +58,12 @@ class Backoff {
 // empty probe, 8.4-9.1 s at every 8th.
 void polled(bool found);
 
-// Drives progress until done() is true.
+// Drives progress until done() is true. Under MPI_THREAD_MULTIPLE, other threads' calls may run between passes.
 template <class Done>
 void wait_until(Done done) {
   Backoff backoff;
   while (!done()) {
+    let_queued_threads_in();
     if (progress())
       backoff.made_progress();
     else

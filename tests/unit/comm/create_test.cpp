@@ -94,9 +94,43 @@ TEST(ContextPool, ClaimsExcludeEachOther) {
   pool.settle(third, std::nullopt);
 }
 
+// A one-process communicator's slot comes from the local word, which no claim holds: it is there even while an
+// agreement claims everything, and that agreement cannot settle on it.
+TEST(ContextPool, LocalSlotsAreOutsideEveryClaim) {
+  ContextPool pool;
+  bool contended = true;
+  SlotMask all = pool.claim(everything(), contended);
+  EXPECT_EQ(all[kLocalWord], 0u);
+  EXPECT_NE(all[kLocalWord - 1], 0u);
+  EXPECT_EQ(pool.take_local(), kLocalWord * 64);
+  EXPECT_EQ(pool.take_local(), kLocalWord * 64 + 1);
+  pool.settle(all, std::nullopt);
+  pool.release(kLocalWord * 64);
+  EXPECT_EQ(pool.take_local(), kLocalWord * 64);
+  for (int s = 2; s < 64; ++s) EXPECT_EQ(pool.take_local(), kLocalWord * 64 + s);
+  EXPECT_FALSE(pool.take_local().has_value());
+}
+
+// Blocking creations in several threads: only the one of the lowest parent context (then tag) claims, whatever
+// order they started in, so every member process lets the same creation go first.
+TEST(ContextPool, BlockingCreationsQueueByParentContext) {
+  ContextPool pool;
+  pool.enter({9, -101});
+  EXPECT_TRUE(pool.first({9, -101}));
+  pool.enter({3, -101});
+  pool.enter({3, -102});
+  EXPECT_TRUE(pool.first({3, -102}));
+  EXPECT_FALSE(pool.first({3, -101}));
+  EXPECT_FALSE(pool.first({9, -101}));
+  pool.leave({3, -102});
+  EXPECT_TRUE(pool.first({3, -101}));
+  pool.leave({3, -101});
+  EXPECT_TRUE(pool.first({9, -101}));
+}
+
 TEST(ContextPool, ExhaustionIsReported) {
   ContextPool pool;
-  for (int s = kReservedSlots; s < kContextSlots; ++s) take_lowest(pool);
+  for (int s = kReservedSlots; s < kLocalWord * 64; ++s) EXPECT_EQ(take_lowest(pool), s);
   bool contended = true;
   SlotMask left = pool.claim(everything(), contended);
   EXPECT_FALSE(contended);
