@@ -94,7 +94,10 @@ extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
   if (session == nullptr) return fail(MPI_ERR_ARG, "session is NULL");
   const runtime::Info* hints = info == MPI_INFO_NULL ? nullptr : info_of(info);
   if (info != MPI_INFO_NULL && hints == nullptr) return fail(MPI_ERR_INFO, "invalid info " + std::to_string(info));
-  int required = MPI_THREAD_SINGLE;
+  // Without a "thread_level" hint, a session gets the level the library already runs at (MPI-4.0 11.6 lets
+  // earlier requests influence what a session is granted; MPICH's threads/init/mult_session expects it).
+  const runtime::State& st = runtime::state();
+  int required = st.phase == runtime::Phase::Running ? st.thread_level : MPI_THREAD_SINGLE;
   if (const std::string* level = hints ? hints->get("thread_level") : nullptr) {
     required = runtime::thread_level_of(*level);
     if (required < 0) return fail(MPI_ERR_ARG, "invalid thread_level \"" + *level + "\"");

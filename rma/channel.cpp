@@ -215,7 +215,7 @@ void Channel::complete(const std::vector<int>& targets) {
 }
 
 bool Channel::completed(const std::vector<int>& origins) {
-  runtime::progress();
+  runtime::test_pass();
   for (int o : origins)
     if (completes_from_[o] == 0) return false;
   for (int o : origins) --completes_from_[o];

@@ -1,6 +1,6 @@
 // The progress engine: layers register pollers (the transport's rings and completion queues; later the collective
-// schedules), and every MPI call that waits or tests drives them. Single-threaded code: under MPI_THREAD_MULTIPLE the library lock
-// (runtime/library_lock.hpp) keeps one thread in it at a time.
+// schedules), and every MPI call that waits or tests drives them. Single-threaded code: under MPI_THREAD_MULTIPLE
+// the library lock (runtime/library_lock.hpp) keeps one thread in it at a time.
 //
 // Waiting policy: a waiter spins briefly (latency), then yields the core on every idle poll, because the machines
 // Strata is tested on run more ranks than cores and a spinning rank would starve the one it waits for. The spin is
@@ -57,6 +57,14 @@ class Backoff {
 // nothing is due (coll_persistent's barrier checks, 5 ranks on 2 cores) ran 7.1 s before, 19 s yielding at every
 // empty probe, 8.4-9.1 s at every 8th.
 void polled(bool found);
+
+// One pass, for the calls that test and return (MPI_Test..., MPI_Iprobe, MPI_Parrived, MPI_Win_test). Under
+// MPI_THREAD_MULTIPLE a thread blocked on the library lock gets its turn first: a program looping on such a call
+// would otherwise take the lock back before the thread it waits for wakes up.
+inline bool test_pass() {
+  let_queued_threads_in();
+  return progress();
+}
 
 // Drives progress until done() is true. Under MPI_THREAD_MULTIPLE, other threads' calls may run between passes.
 template <class Done>

@@ -1,7 +1,8 @@
 /* MPI_THREAD_MULTIPLE (MPI-4.0 11.6): THREADS threads per process in MPI at once (the main thread is one of them),
  * each on work another thread's progress depends on:
- *   - a chain of blocking receives from this process itself: thread t waits in MPI_Recv for thread t-1's send, so a
- *     thread blocked in a call has to let the others into the library;
+ *   - a chain of receives from this process itself: thread t waits (in MPI_Recv, an MPI_Iprobe loop or an MPI_Test
+ *     loop) for thread t-1's send, so a thread waiting in a call, or looping on one, has to let the others into the
+ *     library;
  *   - collectives on each thread's own communicator, all at the same time;
  *   - communicator creation in every thread at once (MPI_Comm_dup of the thread's communicator and of
  *     MPI_COMM_SELF, MPI_Comm_split), the ranks starting in different orders, which is how context-id agreements
@@ -25,9 +26,14 @@ static void self_chain(int t) {
     usleep(20000);
     value = 0;
     CHECK_MPI(MPI_Send(&value, 1, MPI_INT, rank, 100 + 1, MPI_COMM_WORLD));
-    CHECK_MPI(MPI_Recv(&value, 1, MPI_INT, rank, 100, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_Request request; /* a test loop, which must let the other threads in as a blocking wait does */
+    int done = 0;
+    CHECK_MPI(MPI_Irecv(&value, 1, MPI_INT, rank, 100, MPI_COMM_WORLD, &request));
+    while (!done) CHECK_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
     CHECK(value == THREADS * (THREADS - 1) / 2); /* every thread added its number once */
   } else {
+    int arrived = 0; /* and a probe loop */
+    while (t == 1 && !arrived) CHECK_MPI(MPI_Iprobe(rank, 100 + t, MPI_COMM_WORLD, &arrived, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Recv(&value, 1, MPI_INT, rank, 100 + t, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     value += t;
     CHECK_MPI(MPI_Send(&value, 1, MPI_INT, rank, 100 + (t + 1) % THREADS, MPI_COMM_WORLD));
