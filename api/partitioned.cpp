@@ -339,14 +339,12 @@ extern "C" int PMPI_Pready(int partition, MPI_Request request) {
 
 STRATA_PMPI(Pready_range)
 extern "C" int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request) {
-  const runtime::CallScope call_scope;  // the Check below lives only in the branch
-  if (partition_low > partition_high) {
-    Check check("MPI_Pready_range");
+  Check check("MPI_Pready_range");
+  if (partition_low > partition_high)
     return check
         .fail(MPI_ERR_ARG, "partition_low " + std::to_string(partition_low) + " is above partition_high " +
                                std::to_string(partition_high))
         .raise();
-  }
   std::vector<int> partitions(static_cast<std::size_t>(partition_high) - partition_low + 1);
   std::iota(partitions.begin(), partitions.end(), partition_low);
   return mark_ready("MPI_Pready_range", request, partitions);

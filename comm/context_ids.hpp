@@ -29,7 +29,7 @@ constexpr int kMaskWords = kContextSlots / 64;
 // neither waits for another creation's claim (which may last as long as that creation waits for other processes,
 // under MPI_THREAD_MULTIPLE forever) nor takes a slot an agreement may be settling on.
 constexpr int kLocalWord = kMaskWords - 1;
-constexpr int kSharedWords = kMaskWords - 1;  // words 0 .. kLocalWord - 1
+constexpr int kSharedWords = kLocalWord;  // the words agreements offer: 0 .. kLocalWord - 1
 
 using SlotMask = std::vector<uint64_t>;  // bit set = slot free (or offered)
 

@@ -46,6 +46,5 @@ void hand_over() {
 }  // namespace library_lock_detail
 
 void enable_library_lock() { library_lock_detail::enabled.store(true); }
-bool library_lock_enabled() { return library_lock_detail::enabled.load(std::memory_order_relaxed); }
 
 }  // namespace strata::runtime

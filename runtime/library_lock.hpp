@@ -25,7 +25,6 @@ void hand_over();
 
 // From MPI_Init_thread / MPI_Session_init / MPI_T_init_thread granting MPI_THREAD_MULTIPLE, while one thread runs.
 void enable_library_lock();
-bool library_lock_enabled();
 
 // Holds the lock for one MPI call (nothing while it is off).
 class CallScope {
@@ -44,7 +43,7 @@ class CallScope {
 };
 
 // In a wait loop, between passes: if other threads are blocked on the lock, let one of them in (a no-op otherwise).
-inline void let_queued_threads_in() {
+inline void let_blocked_threads_in() {
   if (library_lock_detail::enabled.load(std::memory_order_relaxed) &&
       library_lock_detail::blocked.load(std::memory_order_relaxed) > 0)
     library_lock_detail::hand_over();

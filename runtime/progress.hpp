@@ -62,7 +62,7 @@ void polled(bool found);
 // MPI_THREAD_MULTIPLE a thread blocked on the library lock gets its turn first: a program looping on such a call
 // would otherwise take the lock back before the thread it waits for wakes up.
 inline bool test_pass() {
-  let_queued_threads_in();
+  let_blocked_threads_in();
   return progress();
 }
 
@@ -71,7 +71,7 @@ template <class Done>
 void wait_until(Done done) {
   Backoff backoff;
   while (!done()) {
-    let_queued_threads_in();
+    let_blocked_threads_in();
     if (progress())
       backoff.made_progress();
     else
