@@ -59,6 +59,15 @@ Check& Check::info(MPI_Info handle, runtime::Info*& out, bool null_allowed) {
   return *this;
 }
 
+Check& Check::request(MPI_Request handle, ApiRequest*& out) {
+  out = nullptr;
+  if (!ok()) return *this;
+  if (handle == MPI_REQUEST_NULL) return fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  out = requests().get(handle);
+  if (out == nullptr) fail(MPI_ERR_REQUEST, "invalid request handle " + std::to_string(handle));
+  return *this;
+}
+
 Check& Check::count(MPI_Count count) {
   if (ok() && count < 0) fail(MPI_ERR_COUNT, "negative count " + std::to_string(count));
   return *this;

@@ -50,6 +50,8 @@ class Check {
   Check& not_null(const void* pointer, const char* what);
   // A valid info handle (or MPI_INFO_NULL where allowed, giving nullptr).
   Check& info(MPI_Info handle, runtime::Info*& out, bool null_allowed);
+  // A request handle that names a request: neither MPI_REQUEST_NULL nor garbage.
+  Check& request(MPI_Request handle, ApiRequest*& out);
 
  private:
   runtime::CallScope scope_;  // under MPI_THREAD_MULTIPLE, the call holds the library lock while its Check lives

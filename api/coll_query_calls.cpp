@@ -32,11 +32,9 @@ runtime::Info describe(const coll::Choice& choice) {
 }
 
 const coll::Collective* collective_of(Check& check, MPI_Request request) {
-  const ApiRequest* r = check.ok() ? requests().get(request) : nullptr;
-  if (check.ok() && (r == nullptr || r->collective_run == nullptr))
-    check.fail(MPI_ERR_REQUEST, request == MPI_REQUEST_NULL
-                                    ? std::string("request is MPI_REQUEST_NULL")
-                                    : "request " + std::to_string(request) + " is not a collective's request");
+  ApiRequest* r = nullptr;
+  if (check.request(request, r).ok() && r->collective_run == nullptr)
+    check.fail(MPI_ERR_REQUEST, "request " + std::to_string(request) + " is not a collective's request");
   return check.ok() ? r->collective_run.get() : nullptr;
 }
 

@@ -235,11 +235,8 @@ int partitioned_init(const char* call, bool send, const void* buf, int partition
 // The partitioned request behind `handle` (a send one or a receive one, as `send` says); nullptr with the check
 // failed otherwise.
 ApiRequest* partitioned_request(Check& check, MPI_Request handle, bool send) {
-  ApiRequest* r = handle == MPI_REQUEST_NULL ? nullptr : requests().get(handle);
-  if (r == nullptr)
-    check.fail(MPI_ERR_REQUEST, handle == MPI_REQUEST_NULL ? "request is MPI_REQUEST_NULL"
-                                                            : "invalid request handle " + std::to_string(handle));
-  else if (!r->partitioned || r->partitioned->send != send)
+  ApiRequest* r = nullptr;
+  if (check.request(handle, r).ok() && (!r->partitioned || r->partitioned->send != send))
     check.fail(MPI_ERR_REQUEST, std::string("request is not a partitioned ") + (send ? "send" : "receive"));
   return check.ok() ? r : nullptr;
 }
