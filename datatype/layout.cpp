@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/copy_bytes.hpp"
+
 namespace strata::datatype {
 
 // A body this small is copied into a single repetition's place rather than referenced: fewer levels to walk.
@@ -72,9 +74,9 @@ struct Cursor {
 template <bool kPack>
 void copy(std::uintptr_t user, char* stream, std::size_t n) {
   if constexpr (kPack)
-    std::memcpy(stream, at(user), n);
+    runtime::copy_bytes(stream, at(user), n);
   else
-    std::memcpy(at(user), stream, n);
+    runtime::copy_bytes(at(user), stream, n);
 }
 
 // `count` blocks of N bytes, `stride` apart: a fixed-size copy the compiler turns into one load and store.

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "datatype/predefined.hpp"
+#include "runtime/copy_bytes.hpp"
 
 namespace strata::datatype {
 
@@ -15,7 +16,7 @@ static char* data_start(const void* buf, const Datatype& t) {
 void pack_range(const void* buf, std::size_t count, const Datatype& t, std::size_t from, std::size_t len, void* out) {
   if (len == 0) return;
   if (contiguous(t, count))
-    std::memcpy(out, data_start(buf, t) + from, len);
+    runtime::copy_bytes(out, data_start(buf, t) + from, len);
   else
     pack_layout(t.layout, buf, t.extent(), from, len, out);
 }
@@ -24,7 +25,7 @@ void unpack_range(const void* in, std::size_t count, const Datatype& t, std::siz
                   void* buf) {
   if (len == 0) return;
   if (contiguous(t, count))
-    std::memcpy(data_start(buf, t) + from, in, len);
+    runtime::copy_bytes(data_start(buf, t) + from, in, len);
   else
     unpack_layout(t.layout, buf, t.extent(), from, len, in);
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "datatype/pack.hpp"
+#include "runtime/copy_bytes.hpp"
 #include "runtime/progress.hpp"
 
 namespace strata::transport {
@@ -510,7 +511,7 @@ void Engine::send_rendezvous_data(Request* s, std::size_t accepted, uint64_t tag
 void Engine::receive_ring_data(const Header& h, const char* payload, std::size_t len) {
   Request* r = reinterpret_cast<Request*>(h.cookie);
   char* target = r->staging.empty() ? data_start(r) : r->staging.data();
-  std::memcpy(target + h.data_tag, payload, len);
+  runtime::copy_bytes(target + h.data_tag, payload, len);
   if (--r->pending_chunks > 0) return;
   --ring_receives_;
   finish_recv(r);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "runtime/copy_bytes.hpp"
 #include "transport/fabric_library.hpp"
 
 namespace strata::transport {
@@ -139,12 +140,12 @@ bool FabricEndpoint::send_message(fi_addr_t dest, const Header& h, const void* p
   if (total <= inject_size_ && total <= kInjectStaging) {  // copied by the provider: no completion to wait for
     char staged[kInjectStaging];
     std::memcpy(staged, &h, sizeof h);
-    if (len) std::memcpy(staged + sizeof h, payload, len);
+    if (len) runtime::copy_bytes(staged + sizeof h, payload, len);
     return fi_inject(ep_, staged, total, dest) == 0;
   }
   Op* op = bounce();
   std::memcpy(op->buffer.data(), &h, sizeof h);
-  if (len) std::memcpy(op->buffer.data() + sizeof h, payload, len);
+  if (len) runtime::copy_bytes(op->buffer.data() + sizeof h, payload, len);
   if (fi_send(ep_, op->buffer.data(), total, nullptr, dest, &op->context) != 0) {
     free_bounces_.push_back(op);
     return false;

@@ -1,0 +1,54 @@
+// copy_bytes against a byte-by-byte reference: every distance between destination and source modulo 4 KiB that
+// picks the vector loops (1-63) and some that do not, at sizes around the 2 KiB switch, the loops' 128-byte passes
+// and their tails, and both vector paths called directly; bytes next to the destination stay untouched.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/copy_bytes.hpp"
+
+using namespace strata::runtime;
+
+namespace {
+
+constexpr std::size_t kGuard = 64;
+
+// Copies `bytes` bytes from a source at page offset `source_offset` to a destination `distance` bytes further on
+// modulo 4 KiB and checks the destination and its guard bytes.
+void check_copy(std::size_t bytes, std::size_t source_offset, std::size_t distance, bool vectors) {
+  std::vector<unsigned char> from_store(bytes + 2 * 4096), to_store(bytes + 4 * 4096);
+  const auto page = [](std::vector<unsigned char>& v) {
+    const auto at = reinterpret_cast<std::uintptr_t>(v.data());
+    return v.data() + (4096 - at % 4096) % 4096;
+  };
+  unsigned char* from = page(from_store) + source_offset;
+  unsigned char* to = page(to_store) + kGuard + (source_offset + distance + 4096 - kGuard % 4096) % 4096;
+  ASSERT_EQ((reinterpret_cast<std::uintptr_t>(to) - reinterpret_cast<std::uintptr_t>(from)) % 4096, distance);
+  for (std::size_t i = 0; i < bytes; ++i) from[i] = static_cast<unsigned char>(i * 7 + 3);
+  for (std::size_t i = 0; i < bytes + 2 * kGuard; ++i) to[i - kGuard] = 0xEE;
+  if (vectors)
+    copy_by_vectors(to, from, bytes);
+  else
+    copy_bytes(to, from, bytes);
+  for (std::size_t i = 0; i < bytes; ++i) ASSERT_EQ(to[i], static_cast<unsigned char>(i * 7 + 3)) << "byte " << i;
+  for (std::size_t i = 1; i <= kGuard; ++i) {
+    ASSERT_EQ(to[-static_cast<std::ptrdiff_t>(i)], 0xEE) << "before, " << i;
+    ASSERT_EQ(to[bytes + i - 1], 0xEE) << "after, " << i;
+  }
+}
+
+TEST(CopyBytes, EveryDistanceAndSize) {
+  const std::size_t sizes[] = {0, 1, 31, 127, 2047, 2048, 2049, 2112, 4096 + 77, 65536, 65536 + 129};
+  const std::size_t distances[] = {0, 1, 8, 15, 16, 17, 31, 32, 33, 63, 64, 100, 4032, 4080, 4095};
+  for (std::size_t bytes : sizes)
+    for (std::size_t distance : distances)
+      for (std::size_t source_offset : {std::size_t{0}, std::size_t{16}, std::size_t{4095}}) {
+        SCOPED_TRACE(testing::Message() << bytes << " bytes, distance " << distance << ", source offset "
+                                        << source_offset);
+        check_copy(bytes, source_offset, distance, false);
+        check_copy(bytes, source_offset, distance, true);
+      }
+}
+
+}  // namespace
