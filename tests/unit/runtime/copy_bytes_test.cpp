@@ -1,6 +1,6 @@
 // copy_bytes against a byte-by-byte reference: every distance between destination and source modulo 4 KiB that
 // picks the vector loops (1-63) and some that do not, at sizes around the 2 KiB switch, the loops' 128-byte passes
-// and their tails, and both vector paths called directly; bytes next to the destination stay untouched.
+// and their tails, and the vector path called directly; bytes next to the destination stay untouched.
 #include <gtest/gtest.h>
 
 #include <cstdint>
