@@ -9,8 +9,9 @@ namespace strata::coll {
 namespace {
 
 // A collective with more scratch than this is not kept: one huge call must not pin its memory for the
-// communicator's lifetime.
+// communicator's lifetime. Behind the most recent one, a collective keeps at most kMaxScratchBehind.
 constexpr std::size_t kMaxKeptScratch = std::size_t{16} << 20;
+constexpr std::size_t kMaxScratchBehind = std::size_t{1} << 20;
 
 }  // namespace
 
@@ -84,13 +85,25 @@ std::shared_ptr<const Hierarchy> CommCache::hierarchy(const comm::Communicator& 
   return hierarchy_;
 }
 
-const std::shared_ptr<Collective>& CommCache::repeat(Operation op, const CallKey& key) const {
+CommCache::Kept& CommCache::bring_forward(Recent& kept, std::size_t i) {
+  const auto at = kept.begin() + static_cast<std::ptrdiff_t>(i);
+  std::rotate(kept.begin(), at, at + 1);
+  return kept.front();
+}
+
+void CommCache::forget_keys() {
+  for (Recent& kept : kept_)
+    for (Kept& k : kept) k.key = kNoKey;
+}
+
+const std::shared_ptr<Collective>& CommCache::repeat(Operation op, const CallKey& key) {
   static const std::shared_ptr<Collective> none;
-  const auto i = static_cast<std::size_t>(op);
-  const std::shared_ptr<Collective>& last = last_[i];
-  if (key == kNoKey || keys_[i] != key || !last || last->running() || overrides_version_ != algorithm_overrides_version)
-    return none;
-  return last;
+  if (key == kNoKey || overrides_version_ != algorithm_overrides_version) return none;
+  Recent& kept = kept_[static_cast<std::size_t>(op)];
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    if (kept[i].collective && kept[i].key == key)
+      return kept[i].collective->running() ? none : bring_forward(kept, i).collective;
+  return none;
 }
 
 Status CommCache::get(Operation op, const Args& args, const comm::Communicator& c, const std::string& forced,
@@ -98,27 +111,27 @@ Status CommCache::get(Operation op, const Args& args, const comm::Communicator& 
   // An algorithm override written through MPI_T since (selection.hpp) may choose differently: every rank drops its
   // cached collectives alike, whatever its buffers, so all ranks select again.
   if (overrides_version_ != algorithm_overrides_version) {
-    for (std::shared_ptr<Collective>& kept : last_) kept.reset();
-    keys_.fill(kNoKey);
+    kept_ = {};
     overrides_version_ = algorithm_overrides_version;
   }
-  const auto i = static_cast<std::size_t>(op);
-  std::shared_ptr<Collective>& last = last_[i];
-  keys_[i] = kNoKey;
-  if (last && !last->running() && last->args() == args && last->forced() == forced) {
-    out = last;
-    keys_[i] = key;
-    return Status::success();
+  Recent& kept = kept_[static_cast<std::size_t>(op)];
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const Collective* k = kept[i].collective.get();
+    if (k != nullptr && !k->running() && k->args() == args && k->forced() == forced) {
+      Kept& found = bring_forward(kept, i);
+      found.key = key;
+      out = found.collective;
+      return Status::success();
+    }
   }
   std::unique_ptr<Collective> made;
   if (Status s = Collective::create(op, args, channel_of(c), forced, made); !s.ok()) return s;
   out = std::move(made);
-  if (out->scratch_bytes() <= kMaxKeptScratch) {
-    last = out;
-    keys_[i] = key;
-  } else {
-    last.reset();
-  }
+  if (out->scratch_bytes() > kMaxKeptScratch) return Status::success();
+  // The least recent goes; the one that was most recent stays behind it only with little scratch.
+  Kept& front = bring_forward(kept, kept.size() - 1);
+  front = {out, key};
+  if (kept[1].collective && kept[1].collective->scratch_bytes() > kMaxScratchBehind) kept[1] = {};
   return Status::success();
 }
 

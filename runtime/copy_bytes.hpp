@@ -16,7 +16,8 @@ void copy_by_vectors(void* to, const void* from, std::size_t bytes);
 
 inline void copy_bytes(void* to, const void* from, std::size_t bytes) {
   constexpr std::size_t kRepMovsbFrom = 2048;  // below, glibc's memcpy uses vector moves itself
-  const std::uintptr_t distance = (reinterpret_cast<std::uintptr_t>(to) - reinterpret_cast<std::uintptr_t>(from)) % 4096;
+  const std::uintptr_t distance =
+      (reinterpret_cast<std::uintptr_t>(to) - reinterpret_cast<std::uintptr_t>(from)) % 4096;
   if (bytes >= kRepMovsbFrom && distance != 0 && distance < 64)
     copy_by_vectors(to, from, bytes);
   else

@@ -1,6 +1,6 @@
 // The per-communicator cache (coll/comm_cache.*): equal Args reuse the built collective, other Args or another
 // forced algorithm build a new one; a call key repeats only the collective it was stored with, never kNoKey, and
-// nothing after forget_keys().
+// nothing after forget_keys(); the eight most recently used collectives of an operation stay.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -69,15 +69,38 @@ TEST(CommCache, NoKeyNeverRepeats) {
   EXPECT_EQ(cache.repeat(Operation::kBcast, kNoKey), nullptr);
 }
 
-TEST(CommCache, ANewCollectiveTakesTheNewKey) {
+TEST(CommCache, EachKeyKeepsItsCollectiveAmongTheRecentOnes) {
   const comm::Communicator c = one_rank();
   CommCache cache;
   int buffer[4];
   std::shared_ptr<Collective> first, second;
   ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 4), c, "", kFirst, first).ok());
   ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 2), c, "", kSecond, second).ok());
-  EXPECT_EQ(cache.repeat(Operation::kBcast, kFirst), nullptr);
+  EXPECT_NE(first, second);
+  EXPECT_EQ(cache.repeat(Operation::kBcast, kFirst), first);  // a root going round: both stay
   EXPECT_EQ(cache.repeat(Operation::kBcast, kSecond), second);
+  std::shared_ptr<Collective> again;
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 4), c, "", kNoKey, again).ok());
+  EXPECT_EQ(again, first);
+}
+
+// Eight distinct calls stay; a ninth pushes out the least recently used, which is then built anew.
+TEST(CommCache, TheLeastRecentGoesPastEight) {
+  const comm::Communicator c = one_rank();
+  CommCache cache;
+  int buffer[16];
+  std::shared_ptr<Collective> made[9];
+  const auto key_of = [](std::size_t n) { return CallKey{7, n}; };
+  for (std::size_t n = 1; n <= 8; ++n)
+    ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, n), c, "", key_of(n), made[n - 1]).ok());
+  for (std::size_t n = 2; n <= 8; ++n) EXPECT_EQ(cache.repeat(Operation::kBcast, key_of(n)), made[n - 1]);
+  EXPECT_EQ(cache.repeat(Operation::kBcast, key_of(1)), made[0]);  // now the most recent; 2 the least
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 9), c, "", key_of(9), made[8]).ok());
+  EXPECT_EQ(cache.repeat(Operation::kBcast, key_of(2)), nullptr);
+  for (std::size_t n : {1, 3, 4, 5, 6, 7, 8, 9}) EXPECT_EQ(cache.repeat(Operation::kBcast, key_of(n)), made[n - 1]);
+  std::shared_ptr<Collective> rebuilt;
+  ASSERT_TRUE(cache.get(Operation::kBcast, bcast_of(buffer, 2), c, "", key_of(2), rebuilt).ok());
+  EXPECT_NE(rebuilt, made[1]);
 }
 
 }  // namespace
