@@ -11,7 +11,7 @@ namespace {
 // A collective with more scratch than this is not kept: one huge call must not pin its memory for the
 // communicator's lifetime. Behind the most recent one, a collective keeps at most kMaxScratchBehind.
 constexpr std::size_t kMaxKeptScratch = std::size_t{16} << 20;
-constexpr std::size_t kMaxScratchBehind = std::size_t{1} << 20;
+constexpr std::size_t kMaxScratchBehind = std::size_t{256} << 10;  // rebuilding costs little beside using that much
 
 }  // namespace
 

@@ -3,8 +3,9 @@
 // operation. A call with the same arguments as one of those (same buffers, counts, types, root, operator and forced
 // algorithm: the loop of an application or a benchmark) reuses it while it is not running, and so skips selection,
 // building and every allocation, as a persistent collective does. Several per operation, not one: a loop whose root
-// goes round the ranks (Intel MPI Benchmarks' Bcast, Reduce, Gather, Scatter) rebuilt its schedule at every call, and
-// a 2-rank 8-byte bcast took 2.11 us with the root alternating against 0.15 with one root (Open MPI 0.59 / 0.19).
+// goes round the ranks (the Intel MPI Benchmarks' rooted ones with -root_shift on) rebuilt its schedule at every
+// call, and a 2-rank 8-byte bcast took 2.11 us with the root alternating against 0.15 with one root (Open MPI 0.59 /
+// 0.19).
 //
 // The API layer may also skip its argument checks and the building of Args for a call it has seen before: it gives
 // each call a CallKey made of its raw arguments, and a call whose key equals the one the cached collective was made
