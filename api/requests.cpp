@@ -21,10 +21,7 @@ namespace {
 // Looks up a handle that may be MPI_REQUEST_NULL; false (with the check failed) when it is garbage.
 bool lookup(Check& check, MPI_Request handle, ApiRequest*& r) {
   r = nullptr;
-  if (!check.ok() || handle == MPI_REQUEST_NULL) return check.ok();
-  r = requests().get(handle);
-  if (r == nullptr) check.fail(MPI_ERR_REQUEST, "invalid request handle " + std::to_string(handle));
-  return check.ok();
+  return handle == MPI_REQUEST_NULL ? check.ok() : check.request(handle, r).ok();
 }
 
 // A request argument that must name a request: neither a NULL pointer nor MPI_REQUEST_NULL.
