@@ -113,7 +113,8 @@ Registry build() {
                                        "STRATA_P2P_CMA: how a large message between ranks of one node travels: on "
                                        "(1), the receiver reads it from the sender's memory (one copy); off (0), the "
                                        "sender writes it through the ring in 64 KiB pieces; auto (-1, unset), reads "
-                                       "in jobs across nodes and pieces in jobs on one node. Read at MPI_Init.",
+                                       "except where the kernel's copy is slow for the two buffers' addresses (1-63 "
+                                       "bytes apart modulo 4 KiB). Read at MPI_Init.",
                                        MPI_T_VERBOSITY_TUNER_DETAIL,
                                        [value = setting("STRATA_P2P_CMA")] {
                                          return value.empty() ? -1 : value == "1" ? 1 : 0;

@@ -4,7 +4,8 @@
 // 4 KiB (and at about 27 GB/s for 33 to 63): measured for 4 KiB to 256 KiB copies. That is the usual case when a
 // block leaves page-aligned library memory (a node segment's payload) for a buffer from malloc, which puts large
 // blocks 16 bytes into a page. Such copies go through 32-byte vector loads and stores instead: 41-78 GB/s at every
-// distance. The kernel's copies (process_vm_readv) have the same slow distances and no way around them here.
+// distance. The kernel's copies (process_vm_readv) have the same slow distances: the transport then takes another way
+// (transport/engine.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -14,11 +15,17 @@ namespace strata::runtime {
 
 void copy_by_vectors(void* to, const void* from, std::size_t bytes);
 
-inline void copy_bytes(void* to, const void* from, std::size_t bytes) {
-  constexpr std::size_t kRepMovsbFrom = 2048;  // below, glibc's memcpy uses vector moves itself
+// Whether `rep movsb` from `from` to `to` runs at the slow distances above (for copies of 2 KiB and more).
+inline bool slow_rep_movsb_distance(const void* to, const void* from) {
   const std::uintptr_t distance =
       (reinterpret_cast<std::uintptr_t>(to) - reinterpret_cast<std::uintptr_t>(from)) % 4096;
-  if (bytes >= kRepMovsbFrom && distance != 0 && distance < 64)
+  return distance != 0 && distance < 64;
+}
+
+inline void copy_bytes(void* to, const void* from, std::size_t bytes) {
+  constexpr std::size_t kRepMovsbFrom = 2048;  // below, glibc's memcpy uses vector moves itself
+  const bool slow = slow_rep_movsb_distance(to, from);
+  if (bytes >= kRepMovsbFrom && slow)
     copy_by_vectors(to, from, bytes);
   else
     std::memcpy(to, from, bytes);

@@ -163,7 +163,8 @@ Status Engine::init(const runtime::World& world) {
   int ncpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
   runtime::set_spin_limit(ranks_on_host(world, locals.size(), has_remote) > ncpus ? 16 : 2000);
   cross_memory_reads_ = env_or("STRATA_CMA", "1") != "0";
-  read_large_messages_ = env_or("STRATA_P2P_CMA", has_remote ? "1" : "0") == "1";
+  const std::string read_large = env_or("STRATA_P2P_CMA", "");
+  read_large_ = read_large.empty() ? ReadLarge::Auto : read_large == "1" ? ReadLarge::Always : ReadLarge::Never;
   runtime::add_poller(&Engine::poll, this);
   return {};
 }
@@ -424,13 +425,27 @@ void Engine::send_ack(const Header& h) {
   post_header(h.src_world, ack, nullptr, 0, nullptr);
 }
 
-// In a job across nodes (or with STRATA_P2P_CMA=1), on one node the receiver reads the sender's bytes itself (Linux
-// cross-memory attach), so a rendezvous takes one message each way instead of three, each side's progress once
-// (engine.hpp: why not in a one-node job). Where the kernel refuses (another user, ptrace restrictions, seccomp), the
-// first refusal turns reading off for this rank, and Cts brings the bytes through the ring.
+// A ring peer's receiver reads the sender's bytes itself (Linux cross-memory attach), so a rendezvous takes one
+// message each way instead of three, each side's progress once, and one copy (engine.hpp: measurements). Not where
+// the kernel's copy would be slow for these two buffers, nor with STRATA_P2P_CMA=0. Where the kernel refuses
+// (another user, ptrace restrictions, seccomp), the first refusal turns reading off for this rank, and Cts brings the
+// bytes through the ring.
+bool Engine::reads_from_sender(const Header& h, const char* target) const {
+  if (!cross_memory_reads_ || peers_[h.src_world].channel != Peer::Channel::Ring) return false;
+  switch (read_large_) {
+    case ReadLarge::Never:
+      return false;
+    case ReadLarge::Always:
+      return true;
+    case ReadLarge::Auto:
+      break;
+  }
+  const void* source = reinterpret_cast<const void*>(static_cast<uintptr_t>(h.data_tag));
+  return !runtime::slow_rep_movsb_distance(target, source);
+}
+
 bool Engine::read_from_sender(const Header& h, char* target, std::size_t len) {
-  if (!read_large_messages_ || !cross_memory_reads_ || peers_[h.src_world].channel != Peer::Channel::Ring)
-    return false;
+  if (!reads_from_sender(h, target)) return false;
   const pid_t pid = pid_of(h.src_world);
   std::size_t done = 0;
   while (pid > 0 && done < len) {

@@ -4,16 +4,21 @@
 //   fabric - libfabric messages: `shm` for this node when rings are off, `tcp;ofi_rxm` for other nodes.
 // Eager messages carry their payload in the header message. Larger ones go by rendezvous: RTS on the channel and
 // the receiver matches it. A ring peer's data:
-// - in a job on one node, the receiver answers CTS, and the sender writes the bytes into the ring as Data records of
-//   64 KiB, which the receiver copies out as they come: two copies, but on both cores at once. Here that costs less
-//   than the kernel's read below, which pins the sender's pages one by one: 1 MiB one way 20 against 70 us; blocks
-//   of 1 MiB, alltoall 61 against 86 us at 2 ranks, 494 against 830 at 4 ranks, 3430 against 4650 at 8 ranks;
-// - in a job across nodes, the receiver reads it itself from the sender's memory (process_vm_readv, one copy) and
-//   answers ACK. There each piece waited for progress passes that also poll the network: 4 simulated nodes of 2
-//   ranks, allgather of 1 MiB blocks, ring 11.6 against 8.5 ms, hierarchical 13.5 against 7.4 ms by the read.
-// STRATA_P2P_CMA=1 or 0 chooses the read or the pieces everywhere; STRATA_CMA=0, or a kernel that refuses the read,
-// means pieces. Between fabric peers the receiver posts tagged receives straight into the user buffer and answers
-// CTS, and the sender sends the data through the peer's fabric endpoint. So ring peers need no fabric endpoint: a
+// - the receiver reads it from the sender's memory (process_vm_readv, one copy) and answers ACK;
+// - except where the kernel's copy runs at rep movsb's slow distances (runtime/copy_bytes.hpp: receive buffer 1-63
+//   bytes past the send buffer modulo 4 KiB; 1 MiB one way 450-620 us at 16 bytes, 130-150 at 48, 93-120 at 0): there
+//   the receiver answers CTS, and the sender writes the bytes into the ring as Data records of 64 KiB, which the
+//   receiver copies out as they come (two copies, on both cores at once: 57-74 us at those distances).
+// The pieces were the rule in one-node jobs until 2026-11-29. On this VM they win while its two processors exchange
+// cache lines quickly (bench/core_latency.c under 150 ns: 1 MiB one way 55-78 against 93-120 us, exchanged both ways
+// about even), but lose two to three times over when they do not (400 ns and more, which lasts minutes at a time):
+// 2 ranks, 1 MiB each way 424-458 against 158 us (alltoall), 128 KiB one way 38 against 16 us. Open MPI and MPICH
+// read too (117-121 us one way). Across nodes the read was already the rule: there each piece waited for progress
+// passes that also poll the network (4 simulated nodes of 2 ranks, allgather of 1 MiB blocks, ring 11.6 against
+// 8.5 ms, hierarchical 13.5 against 7.4 ms by the read).
+// STRATA_P2P_CMA=1 or 0 chooses the read or the pieces for every message; STRATA_CMA=0, or a kernel that refuses
+// the read, means pieces. Between fabric peers the receiver posts tagged receives straight into the user buffer and
+// answers CTS, and the sender sends the data through the peer's fabric endpoint. So ring peers need no fabric endpoint: a
 // one-node job with rings never initialises libfabric.
 // Everything that can not go out at once (ring full, provider busy) waits in order in a per-peer backlog.
 // MPI_Cancel of a send that no receive has matched asks the receiver to drop it from its unexpected queue (wire.hpp:
@@ -91,6 +96,7 @@ class Engine final : public FabricSink {
   void dispatch(const Header& h, const char* payload, std::size_t len);
   void deliver(Request* r, const Header& h, const char* payload, std::size_t len);
   void start_rendezvous_recv(Request* r, const Header& h, std::size_t accepted);
+  bool reads_from_sender(const Header& h, const char* target) const;
   bool read_from_sender(const Header& h, char* target, std::size_t len);
   void send_ack(const Header& h);
   pid_t pid_of(int rank);
@@ -123,7 +129,10 @@ class Engine final : public FabricSink {
   std::deque<DataChunk> pending_data_;
   uint64_t next_data_tag_ = 1;
   bool cross_memory_reads_ = true;  // STRATA_CMA=0, or the kernel refused a read: rendezvous by Cts
-  bool read_large_messages_ = false;  // a ring peer's rendezvous by reading its memory (across nodes, STRATA_P2P_CMA)
+  // How a ring peer's rendezvous data travels (STRATA_P2P_CMA): read by the receiver from the sender's memory, or
+  // written by the sender into the ring in pieces; Auto as the header says.
+  enum class ReadLarge : uint8_t { Never, Always, Auto };
+  ReadLarge read_large_ = ReadLarge::Auto;
   int ring_receives_ = 0;           // receives waiting for Data records
   int probing_layers_ = 0;          // want_every_arrival
   // Plain counters, one increment per message: calls are serialized (MPI_THREAD_SERIALIZED at most).

@@ -7,7 +7,8 @@
  *   3. the same with MPI_Iprobe polling before each receive (a probe must see a message still in the ring);
  *   4. a 64 KiB message (MPI_Isend) and then an 8-byte one on another tag: the small one can be received first;
  *   5. a 640 KiB message (rendezvous) and then a 48 KiB one, received in that order: the large one's bytes follow
- *      the 48 KiB message through the ring (unless STRATA_P2P_CMA=1), which must not stay there blocking them.
+ *      the 48 KiB message through the ring (where they go in ring pieces: STRATA_P2P_CMA=0), which must not stay
+ *      there blocking them.
  * Any even number of ranks (pairs 2k, 2k+1); a plain MPI program (also passes with MPICH). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -51,4 +51,14 @@ TEST(CopyBytes, EveryDistanceAndSize) {
       }
 }
 
+// The slow window is the destination 1-63 bytes past the source modulo 4 KiB, whichever lies lower in memory.
+TEST(CopyBytes, SlowDistancesAreOneToSixtyThreeBytesPastModuloAPage) {
+  alignas(4096) static char area[3 * 4096];
+  const char* from = area + 4096 + 16;
+  for (std::ptrdiff_t past = -4096 - 16; past < 2 * 4096 - 16; ++past) {
+    const std::ptrdiff_t in_page = ((past % 4096) + 4096) % 4096;
+    EXPECT_EQ(slow_rep_movsb_distance(from + past, from), in_page >= 1 && in_page <= 63) << "destination " << past;
+  }
+}
+
 }  // namespace
