@@ -118,6 +118,11 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              ranks 8 B 0.44-0.46 against 0.47-0.52 (Open MPI 0.44-0.62), 256 B 0.61-0.67 against 0.62-0.65; but 5
 //              ranks 8 B 0.35-0.39 against 0.31-0.36, 256 B 0.46-0.47 against 0.26-0.41, 7 ranks 256 B 0.63 against
 //              0.43. The rule now stops at 7 ranks.
+// 2026-11-29, later, bcast at 4 ranks (us; 12 launches, 4 in the slow state; blocking, nonblocking and isolated
+//              calls): shared_memory 16 KiB 1.4-1.9 / 3.9-4.8 (fast / slow), 64 KiB 4.3-4.7 / 13.7-18.9, where linear
+//              takes 3.4-6.1 / 8.3-10.8 and 11.6-15.9 / 29.8-40.5 (Open MPI at 64 KiB: 26-28); 8 B to 1 KiB a tie
+//              (0.3-1.7 both). The outliers of 2026-11-24 did not recur once writers ran ahead: linear up to 4 KiB,
+//              and up to 64 KiB only without the node's memory.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
@@ -181,7 +186,8 @@ constexpr Rule kRules[] = {
     {Operation::kBarrier, kAny, 1, 4, "recursive_doubling"},
     {Operation::kBarrier, kAny, 5, 8, "linear"},
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
-    {Operation::kBcast, 65536, 4, 4, "linear", false, true},
+    {Operation::kBcast, 4096, 4, 4, "linear", false, true},
+    {Operation::kBcast, 65536, 4, 4, "linear"},
     {Operation::kBcast, 256, 5, 7, "linear", false, true},
     {Operation::kBcast, 8192, 5, 8, "linear"},
     {Operation::kBcast, kAny, 2, 2, "linear", false, false, true},

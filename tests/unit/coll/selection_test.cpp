@@ -115,13 +115,14 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
 }
 
 // A long bcast on one node goes through its memory where the model predicts it faster, but never at two ranks (one
-// reader saves no copy of the root's), nor where a rule was measured against it (4 ranks up to 64 KiB, 5-8 ranks up
+// reader saves no copy of the root's), nor where a rule was measured against it (4 ranks up to 4 KiB, 5-8 ranks up
 // to 256 B).
 TEST(Selection, LongBcastsOnOneNodeGoThroughItsMemoryFromThreeRanks) {
   EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 4, 1 << 20), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 8, 1 << 20), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 2, 1 << 20), "pipeline");
-  EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 4, 65536), "linear");  // measured against it: kept
+  EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 4, 4096), "linear");  // measured against it: kept
+  EXPECT_EQ(chosen_on_one_node(Operation::kBcast, 4, 16384), "shared_memory");
   for (int ranks : {5, 7}) {
     EXPECT_EQ(chosen_on_one_node(Operation::kBcast, ranks, 256), "linear") << ranks << " ranks";  // kept too
     EXPECT_EQ(chosen_on_one_node(Operation::kBcast, ranks, 1024), "shared_memory") << ranks << " ranks";
