@@ -123,7 +123,9 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              takes 3.4-6.1 / 8.3-10.8 and 11.6-15.9 / 29.8-40.5 (Open MPI at 64 KiB: 26-28); 8 B to 1 KiB a tie
 //              (0.3-1.7 both). The outliers of 2026-11-24 did not recur once writers ran ahead: linear up to 4 KiB,
 //              and up to 64 KiB only without the node's memory.
-//   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01)
+//   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
+//              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
+//              (algorithms/rooted.cpp)
 //   allreduce  shared_memory_slices (each rank reduces one slice from the others' areas; 2026-11-23, 6 rounds, us
 //              at 4 / 8 ranks): 16 KiB 12-13 / 37-44, 64 KiB 22-27 / 64-84, 256 KiB 71-96 / 200-405, 1 MiB 331-420 /
 //              871-1434, where reduce_bcast takes 13-14 / 39-47, 28-35 / 71-91, 154-241 / 365-518 and segmented_ring

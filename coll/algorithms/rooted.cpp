@@ -5,7 +5,7 @@
 //   barrier   linear              2(p-1) alpha at rank 0
 //   barrier   dissemination       ceil(log2 p) alpha
 //   barrier   recursive_doubling  (log2 p' + 2) alpha, p' the largest power of two <= p (+2 for the fold)
-//   barrier   shared_memory       one write, then p-1 reads, side by side (Args::shared_memory)
+//   barrier   shared_memory       2 (write + read), p-1 reads at rank 0 (Args::shared_memory)
 //   bcast     linear              (p-1)(alpha + n beta) at the root
 //   bcast     binomial            ceil(log2 p)(alpha + n beta)
 //   bcast     knomial             (k-1) ceil(log_k p)(alpha + n beta)
@@ -135,13 +135,26 @@ void barrier_recursive_doubling(const Args& a, Schedule& s) {
   if (r < 2 * rem) s.send(token(), r - 1, kRelease, {heard});
 }
 
-// Through the node's shared memory: each rank leaves a token once for all the others and takes each of theirs, so
-// none leaves before all have come. One round where the message barriers take log2 p; p-1 reads a rank.
+// Through the node's shared memory, by way of rank 0 (as MPICH's release-gather barrier): each rank leaves a token
+// for rank 0, which takes them all and then leaves one token for everyone. One read a rank, p-1 at rank 0.
+// Rank 0 leaves first, so a rooted call from rank 0 after the barrier (IMB's and OSU's loops: the call is timed on
+// each rank, then a barrier) finds its leaves arriving after its data. Where every rank took every other's token
+// (one hop where this takes two), the last rank to arrive left first and waited in the call for a root that the
+// scheduler had not run yet. 2026-11-29, 4 / 8 ranks on 2 processors, us: a loop of a timed 8-byte bcast and a
+// barrier, bcast per rank 0.43-0.51 / 0.35-0.84 (was 0.4-8.5 / 0.5-25.6; Open MPI 0.24-6.3), the whole loop
+// 8.7-11.0 / 20-28.6 (was 8.9-11.1 / 25-31.8); IMB-MPI1 Bcast 8 B t_avg 0.42-0.47 / 0.29-0.42 (was 2.7-3.2 /
+// 5.6-8.6; Open MPI 0.93-1.04 / 12.8-17.9), Scatter 0.51-0.63 / 4.1-8.3 (3.6-4.6 / 10-22). The cost is a second
+// hop: back-to-back barriers take 6.0-8.9 / 14.6-23.3 (were 3.7-5.4 / 16.3-24.0; Open MPI 5.0-7.0 / 18.8-21.0).
 void barrier_shared_memory(const Args& a, Schedule& s) {
   if (a.size == 1) return;
-  s.publish(token(), all_ranks_but(a.rank, a.size), 0);
-  for (int r = 0; r < a.size; ++r)
-    if (r != a.rank) s.read(token(), r, all_ranks_but(r, a.size), 0);
+  if (a.rank != 0) {
+    s.publish(token(), {0}, 0);
+    s.read(token(), 0, all_ranks_but(0, a.size), 1);
+    return;
+  }
+  std::vector<VertexId> arrived;
+  for (int r = 1; r < a.size; ++r) arrived.push_back(s.read(token(), r, {0}, 0));
+  s.publish(token(), all_ranks_but(0, a.size), 1, arrived);
 }
 
 // ---- Bcast --------------------------------------------------------------------------------------------------------
