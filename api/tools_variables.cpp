@@ -66,6 +66,7 @@ std::uint64_t bytes_received() { return transport::engine().bytes_received(); }
 std::uint64_t unexpected_arrivals() { return transport::engine().unexpected_arrivals(); }
 std::uint64_t posted_receives() { return transport::engine().posted_receives(); }
 std::uint64_t unexpected_messages() { return transport::engine().unexpected_messages(); }
+std::uint64_t messages_read() { return transport::engine().messages_read(); }
 
 Registry build() {
   Registry r;
@@ -173,6 +174,10 @@ Registry build() {
             MPI_T_VERBOSITY_USER_DETAIL, level, true, true, posted_receives});
   add_pvar({"strata_p2p_unexpected_queue_length", "Messages arrived now and not yet matched by a receive",
             MPI_T_VERBOSITY_USER_DETAIL, level, true, true, unexpected_messages});
+  add_pvar({"strata_p2p_messages_read",
+            "Messages over the rings' eager limit from a rank of this node that this process read from the sender's "
+            "memory (one copy), where the others come through the ring in pieces (STRATA_P2P_CMA)",
+            MPI_T_VERBOSITY_USER_DETAIL, counter, false, false, messages_read});
 
   r.categories.push_back({"strata", "Every variable of Strata, by layer", {}, {}, {1, 2, 3}});
   r.categories.push_back(std::move(collectives));

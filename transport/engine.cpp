@@ -456,8 +456,12 @@ bool Engine::read_from_sender(const Header& h, char* target, std::size_t len) {
     if (n <= 0) break;
     done += static_cast<std::size_t>(n);
   }
-  if (done < len) cross_memory_reads_ = false;
-  return done == len;
+  if (done < len) {
+    cross_memory_reads_ = false;
+    return false;
+  }
+  ++messages_read_;
+  return true;
 }
 
 void Engine::start_rendezvous_recv(Request* r, const Header& h, std::size_t accepted) {

@@ -17,9 +17,9 @@
 // passes that also poll the network (4 simulated nodes of 2 ranks, allgather of 1 MiB blocks, ring 11.6 against
 // 8.5 ms, hierarchical 13.5 against 7.4 ms by the read).
 // STRATA_P2P_CMA=1 or 0 chooses the read or the pieces for every message; STRATA_CMA=0, or a kernel that refuses
-// the read, means pieces. Between fabric peers the receiver posts tagged receives straight into the user buffer and
-// answers CTS, and the sender sends the data through the peer's fabric endpoint. So ring peers need no fabric endpoint: a
-// one-node job with rings never initialises libfabric.
+// the read, means pieces (MPI_T's strata_p2p_messages_read counts the reads). Between fabric peers the receiver posts
+// tagged receives straight into the user buffer and answers CTS, and the sender sends the data through the peer's
+// fabric endpoint. So ring peers need no fabric endpoint: a one-node job with rings never initialises libfabric.
 // Everything that can not go out at once (ring full, provider busy) waits in order in a per-peer backlog.
 // MPI_Cancel of a send that no receive has matched asks the receiver to drop it from its unexpected queue (wire.hpp:
 // Cancel); like a rendezvous, the answer needs the receiver's progress.
@@ -57,6 +57,7 @@ class Engine final : public FabricSink {
   // Messages ever queued as unexpected: a poller that takes messages by probing (rma/channel.cpp) probes only
   // when this moved.
   uint64_t unexpected_arrivals() const { return queues_.arrivals(); }
+  uint64_t messages_read() const { return messages_read_; }  // rendezvous data read from the sender's memory
   // What MPI_T's performance variables read (api/tools_variables.cpp). Every message counts, Strata's own
   // collectives' too: sends as started (their packed bytes), receives as matched (the bytes accepted).
   uint64_t messages_sent() const { return messages_sent_; }
@@ -140,6 +141,7 @@ class Engine final : public FabricSink {
   uint64_t bytes_sent_ = 0;
   uint64_t messages_received_ = 0;
   uint64_t bytes_received_ = 0;
+  uint64_t messages_read_ = 0;
 };
 
 Engine& engine();

@@ -38,8 +38,8 @@ static const char *const kCostCvars[] = {"strata_cost_probe", "strata_cost_file"
 static const char *const kPvars[] = {"strata_p2p_messages_sent",       "strata_p2p_bytes_sent",
                                      "strata_p2p_messages_received",   "strata_p2p_bytes_received",
                                      "strata_p2p_unexpected_arrivals", "strata_p2p_posted_queue_length",
-                                     "strata_p2p_unexpected_queue_length"};
-enum { kNumCvars = 2 + kNumOperations + 5 + 2, kNumPvars = 7 };
+                                     "strata_p2p_unexpected_queue_length", "strata_p2p_messages_read"};
+enum { kNumCvars = 2 + kNumOperations + 5 + 2, kNumPvars = 8 };
 
 static int rank, size;
 
