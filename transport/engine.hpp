@@ -6,7 +6,7 @@
 // the receiver matches it. A ring peer's data:
 // - the receiver reads it from the sender's memory (process_vm_readv, one copy) and answers ACK;
 // - except where the kernel's copy runs at rep movsb's slow distances (runtime/copy_bytes.hpp: receive buffer 1-63
-//   bytes past the send buffer modulo 4 KiB; 1 MiB one way 450-620 us at 16 bytes, 130-150 at 48, 93-120 at 0): there
+//   bytes past the send buffer modulo 4 KiB; 1 MiB one way 451-616 us at 16 bytes, 129-154 at 48, 93-124 at 0): there
 //   the receiver answers CTS, and the sender writes the bytes into the ring as Data records of 64 KiB, which the
 //   receiver copies out as they come (two copies, on both cores at once: 57-74 us at those distances).
 // The pieces were the rule in one-node jobs until 2026-11-29. On this VM they win while its two processors exchange
