@@ -24,6 +24,7 @@ inline bool slow_rep_movsb_distance(const void* to, const void* from) {
 
 inline void copy_bytes(void* to, const void* from, std::size_t bytes) {
   constexpr std::size_t kRepMovsbFrom = 2048;  // below, glibc's memcpy uses vector moves itself
+  // Computed first: inside the condition, GCC 12 warns falsely (-Wstringop-overflow) where a caller is inlined.
   const bool slow = slow_rep_movsb_distance(to, from);
   if (bytes >= kRepMovsbFrom && slow)
     copy_by_vectors(to, from, bytes);

@@ -430,7 +430,7 @@ void Engine::send_ack(const Header& h) {
 // the kernel's copy would be slow for these two buffers, nor with STRATA_P2P_CMA=0. Where the kernel refuses
 // (another user, ptrace restrictions, seccomp), the first refusal turns reading off for this rank, and Cts brings the
 // bytes through the ring.
-bool Engine::reads_from_sender(const Header& h, const char* target) const {
+bool Engine::should_read_from_sender(const Header& h, const char* target) const {
   if (!cross_memory_reads_ || peers_[h.src_world].channel != Peer::Channel::Ring) return false;
   switch (read_large_) {
     case ReadLarge::Never:
@@ -445,7 +445,7 @@ bool Engine::reads_from_sender(const Header& h, const char* target) const {
 }
 
 bool Engine::read_from_sender(const Header& h, char* target, std::size_t len) {
-  if (!reads_from_sender(h, target)) return false;
+  if (!should_read_from_sender(h, target)) return false;
   const pid_t pid = pid_of(h.src_world);
   std::size_t done = 0;
   while (pid > 0 && done < len) {

@@ -97,7 +97,7 @@ class Engine final : public FabricSink {
   void dispatch(const Header& h, const char* payload, std::size_t len);
   void deliver(Request* r, const Header& h, const char* payload, std::size_t len);
   void start_rendezvous_recv(Request* r, const Header& h, std::size_t accepted);
-  bool reads_from_sender(const Header& h, const char* target) const;
+  bool should_read_from_sender(const Header& h, const char* target) const;
   bool read_from_sender(const Header& h, char* target, std::size_t len);
   void send_ack(const Header& h);
   pid_t pid_of(int rank);
