@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <queue>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "datatype/pack.hpp"
@@ -69,6 +71,34 @@ class Simulation {
     double cpu_free = 0, send_free = 0, recv_free = 0;
   };
   using Channel = std::tuple<int, int, int>;  // source, destination, tag
+  struct ChannelHash {
+    std::size_t operator()(const Channel& c) const {
+      const auto [source, destination, tag] = c;
+      return std::hash<uint64_t>{}((uint64_t(uint32_t(source)) << 32 | uint32_t(destination)) * 0x9E3779B97F4A7C15u ^
+                                   uint32_t(tag));
+    }
+  };
+  // A channel's sends or receives in posting order: a vector and the index of the oldest, since most channels see
+  // one message (a deque would allocate a block for each).
+  class Fifo {
+   public:
+    void push(const Event& e) { events_.push_back(e); }
+    bool empty() const { return oldest_ == events_.size(); }
+    std::size_t size() const { return events_.size() - oldest_; }
+    const Event& front() const { return events_[oldest_]; }
+    Event pop() {
+      const Event e = events_[oldest_++];
+      if (empty()) events_.clear(), oldest_ = 0;
+      return e;
+    }
+
+   private:
+    std::vector<Event> events_;
+    std::size_t oldest_ = 0;
+  };
+  struct Posted {
+    Fifo sends, recvs;
+  };
 
   static std::size_t bytes(const Data& d) { return datatype::wire_bytes(*d.type, d.count); }
 
@@ -78,17 +108,16 @@ class Simulation {
     switch (v.kind) {
       case Kind::kSend: {
         const Channel c{e.rank, v.peer, v.tag};
-        std::deque<Event>& sends = sends_[c];
-        sends.push_back(e);
-        if (sends.size() == 1 && !recvs_[c].empty()) matchable_.insert({e, c});
+        Posted& posted = channels_[c];
+        posted.sends.push(e);
+        if (posted.sends.size() == 1 && !posted.recvs.empty()) matchable_.insert({e, c});
         return;
       }
       case Kind::kRecv: {
         const Channel c{v.peer, e.rank, v.tag};
-        std::deque<Event>& recvs = recvs_[c];
-        recvs.push_back(e);
-        const std::deque<Event>& sends = sends_[c];
-        if (recvs.size() == 1 && !sends.empty()) matchable_.insert({sends.front(), c});
+        Posted& posted = channels_[c];
+        posted.recvs.push(e);
+        if (posted.recvs.size() == 1 && !posted.sends.empty()) matchable_.insert({posted.sends.front(), c});
         return;
       }
       case Kind::kPublish: {  // one copy into the node segment, on the writer's way out
@@ -125,15 +154,17 @@ class Simulation {
     while (!matchable_.empty()) {
       const Channel c = matchable_.begin()->second;
       matchable_.erase(matchable_.begin());
-      transfer(c);
-      if (!sends_[c].empty() && !recvs_[c].empty()) matchable_.insert({sends_[c].front(), c});
+      const auto posted = channels_.find(c);
+      const Event send = posted->second.sends.pop(), recv = posted->second.recvs.pop();
+      if (!posted->second.sends.empty() && !posted->second.recvs.empty())
+        matchable_.insert({posted->second.sends.front(), c});
+      else if (posted->second.sends.empty() && posted->second.recvs.empty())
+        channels_.erase(posted);  // only channels with something posted stay: p^2 of them would not fit at scale
+      transfer(send, recv);
     }
   }
 
-  void transfer(const Channel& c) {
-    const Event send = sends_[c].front(), recv = recvs_[c].front();
-    sends_[c].pop_front();
-    recvs_[c].pop_front();
+  void transfer(const Event& send, const Event& recv) {
     State& from = state_[send.rank];
     State& to = state_[recv.rank];
     const LinkClass link_class = link_of_(send.rank, recv.rank);
@@ -217,7 +248,7 @@ class Simulation {
   std::vector<Schedule> schedules_;
   std::vector<State> state_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
-  std::map<Channel, std::deque<Event>> sends_, recvs_;
+  std::unordered_map<Channel, Posted, ChannelHash> channels_;
   std::map<BlockKey, Block> blocks_;
   struct Earlier {
     bool operator()(const std::pair<Event, Channel>& x, const std::pair<Event, Channel>& y) const {

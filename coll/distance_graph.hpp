@@ -3,8 +3,9 @@
 // ranks. Pure functions of the ranks' distances, apart from any data (algorithms/distance_aware.cpp moves the data
 // along them, with topo::distance over the hierarchy's placements).
 //
-// Cost: both look at every pair of ranks, O(p^2 log p) time and O(p^2) memory, once per built schedule
-// (comm_cache.hpp reuses a schedule for equal calls).
+// Cost: both look at every pair of ranks, O(p^2) time (the edges are sorted by counting: distances take few values)
+// and O(p^2) memory, once per built schedule (comm_cache.hpp reuses a schedule for equal calls; the builders in
+// algorithms/distance_aware.cpp reuse their last tree and ring for the same placements).
 #pragma once
 #include <functional>
 #include <vector>

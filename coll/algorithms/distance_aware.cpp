@@ -67,6 +67,34 @@ Distance distances(const Args& a) {
   return [&at](int x, int y) { return topo::distance(at[x], at[y]); };
 }
 
+// The last tree or ring built on this thread, and the placements and root it was built for. predict() (the cost
+// model) builds every rank's schedule in one process, and ranks that see the same placements (a node's ranks, in
+// the model's view) then share one construction instead of each sorting p^2 edges again: at 2048 ranks, one per
+// node instead of one per rank.
+template <class Shape>
+struct LastBuilt {
+  std::vector<topo::Placement> placements;
+  int root = -1;
+  Shape shape;
+};
+
+template <class Shape, class Build>
+const Shape& reuse_or_build(LastBuilt<Shape>& last, const Args& a, int root, Build build) {
+  const std::vector<topo::Placement>& at = a.hierarchy->placements;
+  if (last.root != root || last.placements != at) last = {at, root, build()};
+  return last.shape;
+}
+
+const DistanceTree& tree_of(const Args& a) {
+  thread_local LastBuilt<DistanceTree> last;
+  return reuse_or_build(last, a, a.root, [&] { return distance_tree(a.size, a.root, distances(a)); });
+}
+
+const std::vector<int>& ring_of(const Args& a) {
+  thread_local LastBuilt<std::vector<int>> last;
+  return reuse_or_build(last, a, -1, [&] { return distance_ring(a.size, distances(a)); });
+}
+
 // ---- Bcast --------------------------------------------------------------------------------------------------------
 
 // Bytes per segment: Args::segment_bytes or the default, larger when a huge buffer would need more segments than
@@ -104,8 +132,8 @@ VertexId pipeline_down(const Args& a, const TreeEdges& me, const Data& bytes, Ve
 void bcast(const Args& a, Schedule& s) {
   const Data all{a.recv_buf(), a.recvcount, a.recvtype};
   if (a.size == 1 || all.count == 0 || all.type->size == 0) return;
-  DistanceTree tree = distance_tree(a.size, a.root, distances(a));
-  const TreeEdges me{tree.parent[a.rank], std::move(tree.children[a.rank])};
+  const DistanceTree& tree = tree_of(a);
+  const TreeEdges me{tree.parent[a.rank], tree.children[a.rank]};
   const datatype::TypeRef bytes = datatype::predefined(datatype::kByte);
   const std::size_t n = datatype::wire_bytes(*all.type, all.count);
   if (datatype::contiguous(*all.type, all.count)) {
@@ -127,7 +155,7 @@ void bcast(const Args& a, Schedule& s) {
 void allgather(const Args& a, Schedule& s) {
   if (a.recvcount == 0 || a.recvtype->size == 0) return;
   const int p = a.size;
-  const std::vector<int> ring = distance_ring(p, distances(a));
+  const std::vector<int>& ring = ring_of(a);
   const int at = static_cast<int>(std::find(ring.begin(), ring.end(), a.rank) - ring.begin());
   const auto on_ring = [&](int offset) { return ring[((at + offset) % p + p) % p]; };
   const Data all{a.recv_buf(), static_cast<std::size_t>(p) * a.recvcount, a.recvtype};

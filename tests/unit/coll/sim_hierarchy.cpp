@@ -1,6 +1,9 @@
 #include "sim_hierarchy.hpp"
 
+#include <map>
+#include <mutex>
 #include <numeric>
+#include <tuple>
 
 namespace strata::coll::sim {
 namespace {
@@ -62,12 +65,22 @@ std::vector<topo::Placement> placements(const Layout& layout, const Network& net
   return out;
 }
 
+// Made once per layout, rank and network: the sweeps ask again for every case (sizes, roots, counts, types), and
+// making hierarchies (their splits' allocations) was most of a hierarchical reduction sweep's time, 7 times as much
+// under the sanitizers.
 std::shared_ptr<const Hierarchy> hierarchy(const Layout& layout, int r, const Network& network) {
+  using Key = std::tuple<std::vector<int>, std::vector<int>, int, std::vector<int>, std::vector<int>>;
+  static std::mutex lock;
+  static std::map<Key, std::shared_ptr<const Hierarchy>> made;
+  Key key{layout.node, layout.core, r, network.rack, network.switch_of};
+  std::lock_guard<std::mutex> hold(lock);
+  std::shared_ptr<const Hierarchy>& h = made[std::move(key)];
+  if (h) return h;
   std::vector<topo::Placement> seen = placements(layout, network);
   const uint32_t mine = seen[static_cast<std::size_t>(r)].node;
   for (topo::Placement& p : seen)
     if (p.node != mine) p = elsewhere(p);
-  return std::make_shared<const Hierarchy>(make_hierarchy(seen, r));
+  return h = std::make_shared<const Hierarchy>(make_hierarchy(seen, r));
 }
 
 }  // namespace strata::coll::sim
