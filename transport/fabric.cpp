@@ -40,6 +40,11 @@ struct FabricEndpoint::Op {
 
 Status FabricEndpoint::open(const std::string& provider, const std::string& local_name) {
   provider_ = provider;
+  // Left unset, ofi_rxm sizes its connections' receive queues so that fi_endpoint allocates and writes through four
+  // 17 MB buffer pools per process, not two: a 2-rank job's peak memory 84 MB a rank instead of 33, and 60 ms of
+  // each rank's start (a quarter of a 12-rank, 4-node job's CPU time). 32 gave the same ping-pong and 8-rank
+  // collective times over tcp here (bench/pingpong.c, bench/coll.c). A user's value wins.
+  if (provider == "tcp;ofi_rxm") setenv("FI_OFI_RXM_MSG_RX_SIZE", "32", /*overwrite=*/0);
   std::string why;
   if (fabric_library(&why) == nullptr) return error(kErrOther, "provider " + provider + ": " + why);
   fi_info* hints = lib().dupinfo(nullptr);
