@@ -13,6 +13,10 @@
 //
 // The cost parameters are --costs FILE's, else a job's (STRATA_COST_FILE's, else the built-in ones). Errors in
 // the options print one line and exit 2.
+//
+// Cost: every rank's schedule is held at once, so time and memory follow the schedules' total size. At 2048 ranks
+// (64 nodes x 32 cores, here) a bcast plans in 25 s and 2.6 GB and an allreduce in 72 s and 5.5 GB; an allgather,
+// whose flat algorithms give every rank p steps, takes longer than 5 minutes there.
 #include <algorithm>
 #include <chrono>
 #include <climits>
