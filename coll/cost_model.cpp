@@ -154,12 +154,13 @@ class Simulation {
     while (!matchable_.empty()) {
       const Channel c = matchable_.begin()->second;
       matchable_.erase(matchable_.begin());
-      const auto posted = channels_.find(c);
-      const Event send = posted->second.sends.pop(), recv = posted->second.recvs.pop();
-      if (!posted->second.sends.empty() && !posted->second.recvs.empty())
-        matchable_.insert({posted->second.sends.front(), c});
-      else if (posted->second.sends.empty() && posted->second.recvs.empty())
-        channels_.erase(posted);  // only channels with something posted stay: p^2 of them would not fit at scale
+      const auto at = channels_.find(c);
+      Posted& posted = at->second;
+      const Event send = posted.sends.pop(), recv = posted.recvs.pop();
+      if (!posted.sends.empty() && !posted.recvs.empty())
+        matchable_.insert({posted.sends.front(), c});
+      else if (posted.sends.empty() && posted.recvs.empty())
+        channels_.erase(at);  // only channels with something posted stay: p^2 of them would not fit at scale
       transfer(send, recv);
     }
   }
