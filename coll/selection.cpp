@@ -433,6 +433,14 @@ Choice by_model(Operation op, const Args& args) {
   return c;
 }
 
+// Every pair's link class among `ranks` ranks, in one list: with the call, what a level's prediction depends on.
+std::vector<int> link_shape(int ranks, const std::function<LinkClass(int, int)>& link_of) {
+  std::vector<int> shape;
+  for (int x = 0; x < ranks; ++x)
+    for (int y = x + 1; y < ranks; ++y) shape.push_back(static_cast<int>(link_of(x, y)));
+  return shape;
+}
+
 // The model's time for `a` run by the ranks of `args` (each building its own schedule), with the job's figures.
 double flat_time(const Algorithm* a, const Args& args, const std::function<LinkClass(int, int)>& link_of,
                  const std::function<int(int)>& node_of = {}) {
@@ -455,17 +463,26 @@ const Algorithm* shared_memory_algorithm(Operation op) {
 // the same two copies as a message (in, out), less overlapped. There the model, which charges a message's copies to
 // one transfer, preferred it to the pipeline, which beat it (1 MiB, 2026-11-24, us over 5 launches: one call 62-94
 // against 101-246, a stream 50-56 against 67-89).
+// Decided once per level shape and message: every rank of a node asks alike, and a plan (tools/plan) asks for
+// every rank of thousands (2048 ranks allgathering 64 KiB blocks: 2048 costings of a 128 MiB bcast in 32 ranks).
 const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algorithm* pick,
                                       const std::function<LinkClass(int, int)>& link_of) {
   const Algorithm* shared = shared_memory_algorithm(op);
   if (pick == nullptr || shared == nullptr || pick == shared || !args.shared_memory || args.size < 3 ||
       !applies(*shared, args))
     return pick;
+  using Key = std::tuple<Operation, const Algorithm*, std::size_t, int, std::vector<int>>;
+  static std::map<Key, bool> known;  // whether the node's memory wins
+  Key key{op, pick, message_bytes(op, args), args.root, link_shape(args.size, link_of)};
+  if (auto it = known.find(key); it != known.end()) return it->second ? shared : pick;
+  if (known.size() > 4096) known.clear();
   // One node: its ranks share its processors (cores_per_node), which the node memory's p-1 reads contend for.
   const auto one_node = [](int) { return 0; };
   const double flat = flat_time(pick, args, link_of, one_node);
   const double node_memory = flat_time(shared, args, link_of, one_node);
-  return node_memory >= 0 && node_memory < flat ? shared : pick;
+  const bool wins = node_memory >= 0 && node_memory < flat;
+  known[key] = wins;
+  return wins ? shared : pick;
 }
 
 // The same for a whole communicator inside one node, whose placements are not looked up: every pair is "same
@@ -491,8 +508,8 @@ const Algorithm* cheapest_between_nodes(Operation op, const Args& args,
   if (!costable(op)) return nullptr;
   std::vector<int> shape;  // the nodes, then every pair's link class
   for (int x = 0; x < args.size; ++x) shape.push_back(node_of(x));
-  for (int x = 0; x < args.size; ++x)
-    for (int y = x + 1; y < args.size; ++y) shape.push_back(static_cast<int>(link_of(x, y)));
+  const std::vector<int> links = link_shape(args.size, link_of);
+  shape.insert(shape.end(), links.begin(), links.end());
   using Key = std::tuple<Operation, std::size_t, int, const datatype::Op*, std::vector<int>>;
   static std::map<Key, const Algorithm*> known;
   Key key{op, message_bytes(op, args), args.root, args.op, std::move(shape)};
