@@ -4,7 +4,7 @@
 # predicted at 7 us and the hierarchical one at 3 us; every bcast algorithm is listed, fastest first; bad options
 # are one line and exit 2; grouped shows its G; network levels in the machine (racks, switches) cost links between
 # nodes by the same_switch and same_rack classes and make the hierarchical bcast cut by them; --order scattered
-# deals ranks round robin over the nodes.
+# deals ranks round robin over the nodes; a plan beyond the memory allowed ends with a message.
 source "$(dirname "$0")/lib.sh"
 
 plan=$STRATA_PREFIX/bin/strata-plan
@@ -89,4 +89,12 @@ for machine in "nodes:3 switch:2 core:1" "nodes:4 core:1 switch:2"; do
   "$plan" --machine "$machine" --op bcast --bytes 8 >bad.txt 2>&1 || status=$?
   [[ $status -eq 2 && $(wc -l <bad.txt) -eq 1 ]] || fail "--machine \"$machine\": not one line and exit 2 ($status)"
 done
+# A machine whose schedules do not fit the memory allowed is one line and exit 2 too, not an abort; the same limit
+# plans a small machine.
+status=0
+(ulimit -v 400000 && "$plan" --machine "nodes:64 core:32" --op allgather --bytes 8) >bad.txt 2>&1 || status=$?
+[[ $status -eq 2 && $(wc -l <bad.txt) -eq 1 ]] && grep -q "out of memory" bad.txt ||
+  fail "a plan beyond the memory limit: not one line and exit 2 ($status): $(cat bad.txt)"
+(ulimit -v 400000 && "$plan" --machine "nodes:2 core:2" --op allgather --bytes 8) >small.txt 2>&1 ||
+  fail "a small plan fails under the memory limit: $(cat small.txt)"
 echo PASS

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -187,9 +188,7 @@ std::string describe_order(plan::Order o) {
   return o == plan::Order::kBlock ? "block order" : o == plan::Order::kScattered ? "scattered order" : "shuffled order";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   const Options o = parse_options(argc, argv);
   if (o.bytes && reduction(o.op) && *o.bytes % sizeof(double) != 0)
@@ -285,4 +284,16 @@ int main(int argc, char** argv) {
                                                 slowest->planning);
   std::printf("\n");
   return 0;
+}
+
+}  // namespace
+
+// A machine too large for this host's memory (every rank's schedule is held at once) ends with a message, not an
+// abort.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    fail("out of memory: the plan holds every rank's schedule at once (a smaller --machine plans)");
+  }
 }
