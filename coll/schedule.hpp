@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "coll/buf.hpp"
+#include "coll/successors.hpp"
 #include "datatype/datatype.hpp"
 #include "datatype/op.hpp"
 #include "runtime/status.hpp"
@@ -67,7 +68,7 @@ struct Vertex {
   int type_handle = 0;               // reduce: the MPI handle a user function receives
   std::function<Status()> callback;  // callback: a failure stops the run with its error
   int deps = 0;                      // vertices that must complete first
-  std::vector<VertexId> next;        // vertices that wait for this one
+  Successors<VertexId> next;         // vertices that wait for this one
 };
 
 class Schedule {
