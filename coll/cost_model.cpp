@@ -125,13 +125,14 @@ class Simulation {
         const double duration = link.time(bytes(v.a));
         s.send_free = on_processor(e.rank, std::max(e.time, s.send_free), duration);
         finish(e.rank, e.vertex, s.send_free);
-        Block& block = blocks_[{e.rank, v.tag, v.group}];
-        block.published.push_back({s.send_free, static_cast<int>(v.group.size())});
+        const std::vector<int>& readers = schedules_[e.rank].group(v);
+        Block& block = blocks_[{e.rank, v.tag, readers}];
+        block.published.push_back({s.send_free, static_cast<int>(readers.size())});
         take_blocks(block);
         return;
       }
       case Kind::kRead: {
-        Block& block = blocks_[{v.peer, v.tag, v.group}];
+        Block& block = blocks_[{v.peer, v.tag, schedules_[e.rank].group(v)}];
         block.reads.push_back(e);
         take_blocks(block);
         return;

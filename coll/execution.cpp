@@ -53,11 +53,11 @@ void Execution::ready(int id) {
       in_flight_.push_back(id);
       break;
     case Kind::kPublish:
-      port_.publish(id, v.group, v.tag, address(v.a.buf), v.a.count, v.a.type);
+      port_.publish(id, schedule_.group(v), v.tag, address(v.a.buf), v.a.count, v.a.type);
       in_flight_.push_back(id);
       break;
     case Kind::kRead:
-      port_.read(id, v.peer, v.group, v.tag, address(v.a.buf), v.a.count, v.a.type, v.op, v.type_handle);
+      port_.read(id, v.peer, schedule_.group(v), v.tag, address(v.a.buf), v.a.count, v.a.type, v.op, v.type_handle);
       in_flight_.push_back(id);
       break;
     default:
@@ -94,7 +94,7 @@ bool Execution::progress() {
       } else if (v.kind == Kind::kCopy) {
         copy_data(address(v.a.buf), v.a.count, *v.a.type, address(v.b.buf), v.b.count, *v.b.type);
       } else if (v.kind == Kind::kCallback) {
-        if (Status s = v.callback(); !s.ok()) {  // nothing after it runs; what is in flight drains
+        if (Status s = schedule_.function(v)(); !s.ok()) {  // nothing after it runs; what is in flight drains
           error_ = s.error_class;
           message_ = s.message;
           break;

@@ -44,8 +44,13 @@ VertexId Schedule::publish(const Data& what, std::vector<int> readers, int tag, 
   v.kind = Kind::kPublish;
   v.a = what;
   v.tag = tag;
-  v.group = std::move(readers);
+  v.extra = group_index(std::move(readers));
   return add(std::move(v), after);
+}
+
+int Schedule::group_index(std::vector<int> readers) {
+  if (groups_.empty() || groups_.back() != readers) groups_.push_back(std::move(readers));
+  return static_cast<int>(groups_.size() - 1);
 }
 
 VertexId Schedule::read(const Data& where, int writer, std::vector<int> readers, int tag,
@@ -55,7 +60,7 @@ VertexId Schedule::read(const Data& where, int writer, std::vector<int> readers,
   v.a = where;
   v.peer = writer;
   v.tag = tag;
-  v.group = std::move(readers);
+  v.extra = group_index(std::move(readers));
   return add(std::move(v), after);
 }
 
@@ -89,7 +94,8 @@ VertexId Schedule::copy(const Data& from, const Data& to, std::span<const Vertex
 VertexId Schedule::callback(std::function<Status()> fn, std::span<const VertexId> after) {
   Vertex v;
   v.kind = Kind::kCallback;
-  v.callback = std::move(fn);
+  v.extra = static_cast<int>(functions_.size());
+  functions_.push_back(std::move(fn));
   return add(std::move(v), after);
 }
 
@@ -102,11 +108,17 @@ VertexId Schedule::append(const Schedule& part, std::span<const VertexId> after,
     if (d.buf.area == Buf::Area::kScratch) d.buf.at += scratch_base;
     return d;
   };
+  // The part's groups and functions follow this schedule's own.
+  const auto group_base = static_cast<int>(groups_.size()), function_base = static_cast<int>(functions_.size());
+  groups_.insert(groups_.end(), part.groups_.begin(), part.groups_.end());
+  functions_.insert(functions_.end(), part.functions_.begin(), part.functions_.end());
   std::vector<VertexId> sinks;
   for (const Vertex& pv : part.vertices()) {
     Vertex v = pv;
     v.a = moved(v.a);
     v.b = moved(v.b);
+    if (v.kind == Kind::kPublish || v.kind == Kind::kRead) v.extra += group_base;
+    if (v.kind == Kind::kCallback) v.extra += function_base;
     if (transfers(v.kind)) {
       v.tag += tag_offset;
       tags_ = std::max(tags_, v.tag + 1);
@@ -124,11 +136,20 @@ VertexId Schedule::append(const Schedule& part, std::span<const VertexId> after,
 VertexId Schedule::embed(VertexId first, std::span<const int> peers, int tag_offset, std::span<const VertexId> after) {
   const auto end = static_cast<VertexId>(vertices_.size());
   std::vector<VertexId> sinks;
+  int from = -1, to = -1;  // the last group mapped, and its mapped copy
   for (VertexId id = first; id < end; ++id) {
     Vertex& v = vertices_[id];
     if (transfers(v.kind)) {
       if (v.peer >= 0) v.peer = peers[static_cast<std::size_t>(v.peer)];
-      for (int& r : v.group) r = peers[static_cast<std::size_t>(r)];
+      // A copy, mapped: the group may be shared with vertices before `first`.
+      if (v.extra >= 0 && v.extra != from) {
+        std::vector<int> mapped = groups_[static_cast<std::size_t>(v.extra)];
+        for (int& r : mapped) r = peers[static_cast<std::size_t>(r)];
+        from = v.extra;
+        groups_.push_back(std::move(mapped));
+        to = static_cast<int>(groups_.size() - 1);
+      }
+      if (v.extra >= 0) v.extra = to;
       v.tag += tag_offset;
       tags_ = std::max(tags_, v.tag + 1);
     }

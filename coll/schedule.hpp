@@ -63,10 +63,11 @@ struct Vertex {
   Data b;                            // reduce: inout (b = a op b); copy: to
   int peer = -1;                     // send/recv: rank in the communicator; read: the writer's
   int tag = 0;                       // transfers: offset in the run's tag block
-  std::vector<int> group;            // publish/read: the readers, ranks in the communicator
   const datatype::Op* op = nullptr;  // reduce; read: combine the block into `a` (a = block op a) instead of copying
   int type_handle = 0;               // reduce: the MPI handle a user function receives
-  std::function<Status()> callback;  // callback: a failure stops the run with its error
+  // publish/read: its readers, Schedule::group(); callback: its function, Schedule::function(). Kept beside the
+  // vertices, as few vertices have either: a vector and a std::function in each made it 192 bytes rather than 136.
+  int extra = -1;
   int deps = 0;                      // vertices that must complete first
   Successors<VertexId> next;         // vertices that wait for this one
 };
@@ -130,11 +131,20 @@ class Schedule {
   // Tags used: one more than the largest vertex tag.
   int tags() const { return tags_; }
   const std::vector<Vertex>& vertices() const { return vertices_; }
+  // A publish's or read's readers (ranks in the communicator), and a callback's function.
+  const std::vector<int>& group(const Vertex& v) const { return groups_[static_cast<std::size_t>(v.extra)]; }
+  const std::function<Status()>& function(const Vertex& v) const {
+    return functions_[static_cast<std::size_t>(v.extra)];
+  }
 
  private:
   VertexId add(Vertex v, std::span<const VertexId> after);
   void wait_for(VertexId id, std::span<const VertexId> after);  // id starts after each of them
+  int group_index(std::vector<int> readers);
   std::vector<Vertex> vertices_;
+  // Publishes and reads of one group in a row (a bcast's chunks) share its entry.
+  std::vector<std::vector<int>> groups_;
+  std::vector<std::function<Status()>> functions_;
   std::size_t scratch_bytes_ = 0;
   int tags_ = 0;
 };

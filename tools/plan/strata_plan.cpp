@@ -15,8 +15,9 @@
 // the options print one line and exit 2.
 //
 // Cost: every rank's schedule is held at once, so time and memory follow the schedules' total size. At 2048 ranks
-// (64 nodes x 32 cores, 64 KiB, here) a bcast plans in 21 s and 2.6 GB, an allgather in 46 s and 3.0 GB, an
-// allreduce in 95 s and 5.5 GB (its ring: 2p steps a rank); reduce, gather, scatter and barrier in 2 s.
+// (64 nodes x 32 cores, 64 KiB, here) a bcast plans in 17 s and 2.0 GB, an allgather in 42 s and 2.5 GB, an
+// allreduce in 46 s and 3.4 GB (its ring: 2p steps a rank, 25 million vertices in all); reduce, gather, scatter and
+// barrier in 2 s.
 #include <algorithm>
 #include <chrono>
 #include <climits>

@@ -422,7 +422,7 @@ TEST(RootedShape, SharedMemoryBcastWritesEachChunkOnceForEveryReader) {
           publishes += v.kind == Kind::kPublish;
           reads += v.kind == Kind::kRead;
           if (transfers(v.kind) && v.kind != Kind::kSend && v.kind != Kind::kRecv) {
-            EXPECT_EQ(v.group.size(), std::size_t(p - 1));
+            EXPECT_EQ(built[r].group(v).size(), std::size_t(p - 1));
           }
         }
         EXPECT_EQ(publishes, r == root ? 3u : 0u) << "rank " << r;
