@@ -146,8 +146,7 @@ VertexId Schedule::embed(VertexId first, std::span<const int> peers, int tag_off
         std::vector<int> mapped = groups_[static_cast<std::size_t>(v.extra)];
         for (int& r : mapped) r = peers[static_cast<std::size_t>(r)];
         from = v.extra;
-        groups_.push_back(std::move(mapped));
-        to = static_cast<int>(groups_.size() - 1);
+        to = group_index(std::move(mapped));
       }
       if (v.extra >= 0) v.extra = to;
       v.tag += tag_offset;

@@ -42,7 +42,8 @@ class Successors {
   const T* end() const { return data() + size_; }
 
  private:
-  static constexpr uint32_t kInline = sizeof(T*) / sizeof(T) > 0 ? sizeof(T*) / sizeof(T) : 1;
+  static constexpr uint32_t kInline = 2;
+  static_assert(kInline * sizeof(T) <= sizeof(T*), "the inline values share the heap pointer's space");
 
   bool on_heap() const { return heap_capacity_ != 0; }
   uint32_t capacity() const { return on_heap() ? heap_capacity_ : kInline; }
