@@ -53,6 +53,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/copy_bytes.hpp"
 #include "runtime/status.hpp"
 
 namespace strata::coll {
@@ -135,6 +136,8 @@ class NodeSegment {
 
   // Maps the first `bytes` of the block at `p` into this process, once per payload and size (see Mapping above).
   void map(const Place& p, std::size_t bytes, bool for_writing);
+  // How this process copies its blocks in: with streaming stores while ordinary ones are slow (copy_bytes.hpp).
+  runtime::OutboundCopy& block_copy() { return block_copy_; }
 
  private:
   NodeSegment() = default;
@@ -155,6 +158,7 @@ class NodeSegment {
   std::size_t payloads_at_ = 0;  // offset of the first payload, past the marks
   int members_ = 0;
   std::vector<uint32_t> mapped_;  // per payload: the block bytes already mapped in this process
+  runtime::OutboundCopy block_copy_;
 };
 
 // The slot of a run with tag block `tag_base` (collective.hpp), or -1 (a persistent collective past the slots).

@@ -123,6 +123,13 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              takes 3.4-6.1 / 8.3-10.8 and 11.6-15.9 / 29.8-40.5 (Open MPI at 64 KiB: 26-28); 8 B to 1 KiB a tie
 //              (0.3-1.7 both). The outliers of 2026-11-24 did not recur once writers ran ahead: linear up to 4 KiB,
 //              and up to 64 KiB only without the node's memory.
+// 2026-11-30, reduce at 2 ranks once large blocks go into the rings and the node's memory with streaming stores
+//              where ordinary ones are slow (runtime::OutboundCopy; 10 launches, both machine states, us, against Open
+//              MPI in the same minute): 16 KiB shared_memory 1.3-3.4 (linear 3.8-6.0, pipeline 4.4-12.2, Open MPI
+//              4.9-7.1); 64 KiB all three 5-11.6, 0.71-0.74 of Open MPI by median; 256 KiB pipeline 22-46, shared_memory
+//              21-48, linear 38-62 (0.75 / 0.83 / 1.22 of Open MPI); 1 MiB pipeline 90-187, shared_memory 89-205,
+//              linear 143-241 (0.82 / 0.90 / 1.25; 25 more launches: 0.85 / 0.83 / 1.07, linear up to 1.71). The
+//              read of 1 MiB, then its reduction, is two passes one after the other; the pipeline overlaps them.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -217,7 +224,9 @@ constexpr Rule kRules[] = {
     {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
     {Operation::kReduce, 2048, 3, 3, "binomial", false, true},
     {Operation::kReduce, kAny, 3, 8, "shared_memory"},
-    {Operation::kReduce, kAny, 2, 2, "linear"},
+    {Operation::kReduce, 8192, 2, 2, "linear"},
+    {Operation::kReduce, 131072, 2, 2, "shared_memory"},
+    {Operation::kReduce, kAny, 2, 2, "pipeline"},
     {Operation::kReduce, kAny, 1, 8, "binomial"},
     {Operation::kReduce, 8192, 9, kMany, "binomial"},
     {Operation::kReduce, kAny, 9, kMany, "reduce_scatter_gather"},

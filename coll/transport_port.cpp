@@ -94,7 +94,7 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
     return true;
   }
   channel_.node->map(s.place, bytes, true);
-  datatype::pack(s.from, s.count, *s.type, s.place.block(bytes));
+  datatype::pack(s.from, s.count, *s.type, s.place.block(bytes), channel_.node->block_copy());
   a.bytes = static_cast<uint32_t>(bytes);
   ++a.published;
   // Mask and use each release what came before: a reader that sees both of its own has the block.

@@ -34,6 +34,14 @@ void pack(const void* buf, std::size_t count, const Datatype& t, void* out) {
   pack_range(buf, count, t, 0, wire_bytes(t, count), out);
 }
 
+void pack(const void* buf, std::size_t count, const Datatype& t, void* out, runtime::OutboundCopy& copy) {
+  const std::size_t bytes = wire_bytes(t, count);
+  if (bytes > 0 && contiguous(t, count))
+    copy.copy(out, data_start(buf, t), bytes);
+  else
+    pack(buf, count, t, out);
+}
+
 void unpack(const void* in, std::size_t bytes, std::size_t count, const Datatype& t, void* buf) {
   unpack_range(in, count, t, 0, std::min(bytes, wire_bytes(t, count)), buf);
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "datatype/datatype.hpp"
+#include "runtime/copy_bytes.hpp"
 
 namespace strata::datatype {
 
@@ -14,6 +15,8 @@ inline std::size_t wire_bytes(const Datatype& t, std::size_t count) { return t.s
 // Copies `count` elements at `buf` into the stream `out` (wire_bytes long), and back. `buf` may be MPI_BOTTOM
 // (NULL) with a type of absolute addresses.
 void pack(const void* buf, std::size_t count, const Datatype& t, void* out);
+// The same, into memory another process reads next: a contiguous layout's bytes by `copy` (runtime/copy_bytes.hpp).
+void pack(const void* buf, std::size_t count, const Datatype& t, void* out, runtime::OutboundCopy& copy);
 // Unpacks the first `bytes` of the stream (fewer than wire_bytes for a short message).
 void unpack(const void* in, std::size_t bytes, std::size_t count, const Datatype& t, void* buf);
 

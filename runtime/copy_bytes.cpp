@@ -1,6 +1,7 @@
 #include "runtime/copy_bytes.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -27,9 +28,36 @@ __attribute__((target("avx2"))) void copy_avx2(char* to, const char* from, std::
   }
   std::memcpy(to + i, from + i, bytes - i);  // under 128 bytes: no rep movsb
 }
+
+// As copy_avx2, with streaming stores: the destination's lines go to memory instead of this core's cache.
+__attribute__((target("avx2"))) void stream_avx2(char* to, const char* from, std::size_t bytes) {
+  const std::size_t head = std::min<std::size_t>((32 - reinterpret_cast<std::uintptr_t>(to) % 32) % 32, bytes);
+  std::memcpy(to, from, head);
+  std::size_t i = head;
+  for (; i + 128 <= bytes; i += 128) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i + 32));
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i + 64));
+    const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + i + 96));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i), a);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 32), b);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 64), c);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 96), d);
+  }
+  _mm_sfence();
+  std::memcpy(to + i, from + i, bytes - i);
+}
 #endif
 
 }  // namespace
+
+void stream_bytes(void* to, const void* from, std::size_t bytes) {
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return stream_avx2(static_cast<char*>(to), static_cast<const char*>(from), bytes);
+#endif
+  copy_bytes(to, from, bytes);
+}
 
 void copy_by_vectors(void* to, const void* from, std::size_t bytes) {
 #if defined(__x86_64__)
@@ -39,6 +67,16 @@ void copy_by_vectors(void* to, const void* from, std::size_t bytes) {
   if (avx2) return copy_avx2(static_cast<char*>(to), static_cast<const char*>(from), bytes);
 #endif
   std::memcpy(to, from, bytes);
+}
+
+void OutboundCopy::copy(void* to, const void* from, std::size_t bytes) {
+  if (bytes < kTimedFrom) return copy_bytes(to, from, bytes);
+  if (streaming_ && ++streamed_ % kRetryEvery != 0) return stream_bytes(to, from, bytes);
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  copy_bytes(to, from, bytes);
+  const double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  streaming_ = ns > kSlowNsPerByte * static_cast<double>(bytes);
 }
 
 }  // namespace strata::runtime

@@ -14,6 +14,7 @@
 namespace strata::runtime {
 
 void copy_by_vectors(void* to, const void* from, std::size_t bytes);
+void stream_bytes(void* to, const void* from, std::size_t bytes);  // streaming stores: past this core's cache
 
 // Whether `rep movsb` from `from` to `to` runs at the slow distances above (for copies of 2 KiB and more).
 inline bool slow_rep_movsb_distance(const void* to, const void* from) {
@@ -31,5 +32,26 @@ inline void copy_bytes(void* to, const void* from, std::size_t bytes) {
   else
     std::memcpy(to, from, bytes);
 }
+
+// Copies into memory that another process reads next (a ring record's payload, a node-memory block). Large ones
+// go with ordinary stores while those are fast, and with streaming stores (straight to memory) while they are not:
+// on this VM the two processors exchange cache lines in 60-120 ns for minutes, then in 400-600 ns for minutes
+// (bench/core_latency.c). In the slow state each line of such memory was last read by the reader's distant cache,
+// so the writer's store must first take it back, and the reader's load must fetch it from the writer's cache
+// again: 1 MiB through a ring in 64 KiB records took 160-255 us there against 50-90 in the fast state, and 76-92 in
+// both with streaming stores (a store to memory, a load from memory). The writer sees the state in its own copy's
+// speed (64 KiB: 4-5 us fast, 13.6 slow; streamed 3.2-3.7 in both), so it times each ordinary copy, streams while
+// that was slow, and times an ordinary one again every 32nd copy.
+class OutboundCopy {
+ public:
+  void copy(void* to, const void* from, std::size_t bytes);
+
+ private:
+  static constexpr std::size_t kTimedFrom = 16 * 1024;  // smaller copies: ordinary stores, untimed
+  static constexpr double kSlowNsPerByte = 0.13;        // 7.7 GB/s: between the two states' 15 and 5
+  static constexpr uint32_t kRetryEvery = 32;
+  bool streaming_ = false;  // the last timed copy was slow
+  uint32_t streamed_ = 0;
+};
 
 }  // namespace strata::runtime

@@ -81,7 +81,7 @@ bool RingTx::try_write(const Header& h, const void* payload, std::size_t len) {
   RecordHead* rh = head_at(offset);
   rh->flags = 0;
   std::memcpy(record + sizeof(RecordHead), &h, sizeof(Header));
-  if (len) runtime::copy_bytes(record + sizeof(RecordHead) + sizeof(Header), payload, len);
+  if (len) payload_copy_.copy(record + sizeof(RecordHead) + sizeof(Header), payload, len);
   const bool leaves_stale = !reader_clears(need);
   if (leaves_stale || !stale_.empty()) {  // a stream of small records into a clean ring skips this
     stale_.assign(offset / kLine, need / kLine, leaves_stale);

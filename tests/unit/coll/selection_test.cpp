@@ -101,14 +101,16 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 4, 8), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 3, 8), "linear");
   // A reduce reads from the node's memory from 4 ranks on, and at 3 past 2 KiB (smaller ones stream better through
-  // the rings there); at 2, one copy through it won only in the fast state.
+  // the rings there); at 2, linear for small vectors, the node's memory for medium ones and the pipeline past 128 KiB.
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 4, 1 << 20), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 8, 4096), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 8, 8), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 4, 2048), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 3, 2048), "binomial");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 3, 4096), "shared_memory");
-  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 65536), "linear");
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 8192), "linear");
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 65536), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 1 << 20), "pipeline");
   // Across nodes there is no node memory to share: the rules after it serve.
   EXPECT_EQ(chosen(Operation::kAllgather, 4, 8), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoall, 8, 8), "linear");

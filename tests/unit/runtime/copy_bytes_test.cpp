@@ -1,6 +1,7 @@
 // copy_bytes against a byte-by-byte reference: every distance between destination and source modulo 4 KiB that
 // picks the vector loops (1-63) and some that do not, at sizes around the 2 KiB switch, the loops' 128-byte passes
-// and their tails, and the vector path called directly; bytes next to the destination stay untouched.
+// and their tails, and the vector path, the streaming stores and OutboundCopy called directly; bytes next to the
+// destination stay untouched.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -16,7 +17,9 @@ constexpr std::size_t kGuard = 64;
 
 // Copies `bytes` bytes from a source at page offset `source_offset` to a destination `distance` bytes further on
 // modulo 4 KiB and checks the destination and its guard bytes.
-void check_copy(std::size_t bytes, std::size_t source_offset, std::size_t distance, bool vectors) {
+enum class Way { kCopyBytes, kVectors, kStream, kOutbound };
+
+void check_copy(std::size_t bytes, std::size_t source_offset, std::size_t distance, Way way) {
   std::vector<unsigned char> from_store(bytes + 2 * 4096), to_store(bytes + 4 * 4096);
   const auto page = [](std::vector<unsigned char>& v) {
     const auto at = reinterpret_cast<std::uintptr_t>(v.data());
@@ -27,10 +30,12 @@ void check_copy(std::size_t bytes, std::size_t source_offset, std::size_t distan
   ASSERT_EQ((reinterpret_cast<std::uintptr_t>(to) - reinterpret_cast<std::uintptr_t>(from)) % 4096, distance);
   for (std::size_t i = 0; i < bytes; ++i) from[i] = static_cast<unsigned char>(i * 7 + 3);
   for (std::size_t i = 0; i < bytes + 2 * kGuard; ++i) to[i - kGuard] = 0xEE;
-  if (vectors)
-    copy_by_vectors(to, from, bytes);
-  else
-    copy_bytes(to, from, bytes);
+  switch (way) {
+    case Way::kCopyBytes: copy_bytes(to, from, bytes); break;
+    case Way::kVectors: copy_by_vectors(to, from, bytes); break;
+    case Way::kStream: stream_bytes(to, from, bytes); break;
+    case Way::kOutbound: OutboundCopy().copy(to, from, bytes); break;
+  }
   for (std::size_t i = 0; i < bytes; ++i) ASSERT_EQ(to[i], static_cast<unsigned char>(i * 7 + 3)) << "byte " << i;
   for (std::size_t i = 1; i <= kGuard; ++i) {
     ASSERT_EQ(to[-static_cast<std::ptrdiff_t>(i)], 0xEE) << "before, " << i;
@@ -46,8 +51,8 @@ TEST(CopyBytes, EveryDistanceAndSize) {
       for (std::size_t source_offset : {std::size_t{0}, std::size_t{16}, std::size_t{4095}}) {
         SCOPED_TRACE(testing::Message() << bytes << " bytes, distance " << distance << ", source offset "
                                         << source_offset);
-        check_copy(bytes, source_offset, distance, false);
-        check_copy(bytes, source_offset, distance, true);
+        for (Way way : {Way::kCopyBytes, Way::kVectors, Way::kStream, Way::kOutbound})
+          check_copy(bytes, source_offset, distance, way);
       }
 }
 
@@ -58,6 +63,21 @@ TEST(CopyBytes, SlowDistancesAreOneToSixtyThreeBytesPastModuloAPage) {
   for (std::ptrdiff_t past = -4096 - 16; past < 2 * 4096 - 16; ++past) {
     const std::ptrdiff_t in_page = ((past % 4096) + 4096) % 4096;
     EXPECT_EQ(slow_rep_movsb_distance(from + past, from), in_page >= 1 && in_page <= 63) << "destination " << past;
+  }
+}
+
+// One OutboundCopy over a stream of large copies, as a ring's writer makes them: whichever way each copy goes
+// (ordinary or streaming stores, as its timing of the last ordinary one decides), every copy arrives whole.
+TEST(CopyBytes, OutboundCopyKeepsEveryCopyOfAStream) {
+  OutboundCopy outbound;
+  constexpr std::size_t kBytes = 64 * 1024 + 40;
+  std::vector<unsigned char> from(kBytes), to(kBytes + 16);
+  for (int round = 0; round < 100; ++round) {
+    for (std::size_t i = 0; i < kBytes; ++i) from[i] = static_cast<unsigned char>(i * 13 + round);
+    const std::size_t shift = static_cast<std::size_t>(round) % 16;
+    outbound.copy(to.data() + shift, from.data(), kBytes);
+    for (std::size_t i = 0; i < kBytes; ++i)
+      ASSERT_EQ(to[i + shift], static_cast<unsigned char>(i * 13 + round)) << "round " << round << ", byte " << i;
   }
 }
 
