@@ -8,6 +8,14 @@
 // shared memory (tens of nanoseconds a pass) would spin for milliseconds there. The time bound is short, 3 us: the
 // kernel may run two unbound ranks on one core even when there are enough cores, and then each message waits out
 // the receiver's spin (an 8-byte ping-pong took 14.7 us a hop with 20 us, 4.6 us with 3 us; 0.1 us apart).
+// Oversubscribed, the spin is 2 idle passes (16 until 2026-11-30): there each pass a waiter spins holds a core that
+// the ranks it waits for may need. bench/coll.c, 4 launches of each (5 for 0 passes), medians, us, 16 / 2 / 1 passes: 8 ranks
+// barrier 21.1 / 16.5 / 13.2, alltoall 8 B 20.3 / 18.8 / 14.8, 1 KiB 36.5 / 23.2 / 26.1, 64 KiB 312 / 263 / 265,
+// allreduce 8 B 18.7 / 13.1 / 15.1, 64 KiB 117 / 88 / 111, reduce 1 MiB 1103 / 952 / 933; 4 ranks barrier 10.9 /
+// 6.7 / 6.9 (Open MPI 7.3), alltoall 64 KiB 54 / 46 / 43, bcast 1 MiB 108 / 101 / 129. A few cells moved the other
+// way by less than launches differ (4 ranks, reduce 64 KiB 16.4 / 23.2 / 23.8 blocking, 18.0 / 16.6 / 17.3
+// nonblocking); no spin at all lost more often (4 ranks, bcast 64 KiB 9.7 against 5.2, alltoall 64 KiB 60 against
+// 45).
 #pragma once
 #include <sched.h>
 

@@ -158,10 +158,11 @@ Status Engine::init(const runtime::World& world) {
     if (Status s = runtime::barrier(); !s.ok()) return s;
   if (rings_) inbox_.unlink();
 
-  // Oversubscribed (more ranks on this host than cores we may run on): yield almost at once when idle.
+  // Oversubscribed (more ranks on this host than cores we may run on): yield almost at once when idle, after 2 idle
+  // passes (runtime/progress.hpp: measured against 16, 1 and 0).
   cpu_set_t cpus;
   int ncpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-  runtime::set_spin_limit(ranks_on_host(world, locals.size(), has_remote) > ncpus ? 16 : 2000);
+  runtime::set_spin_limit(ranks_on_host(world, locals.size(), has_remote) > ncpus ? 2 : 2000);
   cross_memory_reads_ = env_or("STRATA_CMA", "1") != "0";
   const std::string read_large = env_or("STRATA_P2P_CMA", "");
   read_large_ = read_large.empty() ? ReadLarge::Auto : read_large == "1" ? ReadLarge::Always : ReadLarge::Never;
