@@ -130,6 +130,10 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              21-48, linear 38-62 (0.75 / 0.83 / 1.22 of Open MPI); 1 MiB pipeline 90-187, shared_memory 89-205,
 //              linear 143-241 (0.82 / 0.90 / 1.25; 25 more launches: 0.85 / 0.83 / 1.07, linear up to 1.71). The
 //              read of 1 MiB, then its reduction, is two passes one after the other; the pipeline overlaps them.
+// 2026-11-30, allgather past the node memory's 128 KiB blocks (3 rounds, us at 3 / 4 / 8 ranks): 192 KiB linear 126 /
+//              239 / 1115, ring 143 / 254 / 1496; 256 KiB linear 172 / 322 / 1424, ring 180 / 430 / 2031 (4 more rounds
+//              at 8 ranks: 1389 against the ring's 1984): linear from 128 KiB at 3-8 ranks, where the ring served up to
+//              256 KiB. Up to 128 KiB, without the node's memory, the ring stays (8 ranks, 64 KiB: 285 against 317).
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -211,7 +215,7 @@ constexpr Rule kRules[] = {
     {Operation::kAllgather, 8192, 3, 8, "linear"},
     {Operation::kAllgather, 8192, 9, kMany, "bruck"},
     {Operation::kAllgather, 131072, 3, kMany, "shared_memory"},
-    {Operation::kAllgather, 262144, 1, kMany, "ring"},
+    {Operation::kAllgather, 131072, 1, kMany, "ring"},
     {Operation::kAllgather, kAny, 3, 8, "linear"},
     {Operation::kAllgather, kAny, 1, kMany, "ring"},
     {Operation::kAllgatherv, kAny, 1, kMany, "ring"},

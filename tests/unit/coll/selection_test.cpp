@@ -83,6 +83,9 @@ TEST(Selection, FollowsTheMeasuredTable) {
   EXPECT_EQ(chosen(Operation::kBcast, 8, 1 << 20), "pipeline");
   EXPECT_EQ(chosen(Operation::kAllgather, 2, 8), "ring");
   EXPECT_EQ(chosen(Operation::kAllgather, 5, 1 << 20), "linear");
+  EXPECT_EQ(chosen(Operation::kAllgather, 8, 262144), "linear");
+  EXPECT_EQ(chosen(Operation::kAllgather, 8, 65536), "ring");
+  EXPECT_EQ(chosen(Operation::kAllgather, 16, 262144), "ring");
   EXPECT_EQ(chosen(Operation::kAllgather, 16, 8), "bruck");
   EXPECT_EQ(chosen(Operation::kAlltoall, 4, 1 << 20), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoall, 8, 1 << 20), "linear");
