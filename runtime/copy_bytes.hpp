@@ -35,11 +35,13 @@ inline void copy_bytes(void* to, const void* from, std::size_t bytes) {
 
 // Copies into memory that another process reads next (a ring record's payload, a node-memory block). Large ones
 // go with ordinary stores while those are fast, and with streaming stores (straight to memory) while they are not:
-// on this VM the two processors exchange cache lines in 60-120 ns for minutes, then in 400-600 ns for minutes
-// (bench/core_latency.c). In the slow state each line of such memory was last read by the reader's distant cache,
-// so the writer's store must first take it back, and the reader's load must fetch it from the writer's cache
-// again: 1 MiB through a ring in 64 KiB records took 160-255 us there against 50-90 in the fast state, and 76-92 in
-// both with streaming stores (a store to memory, a load from memory). The writer sees the state in its own copy's
+// on this VM the two processors exchange cache lines in 60-120 ns, then in 400-600 ns, for seconds to minutes at a
+// time (bench/core_latency.c). In the slow state each line of such memory was last read by the reader's distant
+// cache, so the writer's store must first take it back, and the reader's load must fetch it from the writer's cache
+// again. Two processes passing 1 MiB through a 256 KiB ring in 64 KiB records took 160-255 us there against 50-90
+// in the fast state, and 76-92 in both with streaming stores (a store to memory, a load from memory); 2-rank
+// collectives through Strata's rings, before: bcast of 1 MiB (pipeline) 55-90 / 200-280 us, allgather and alltoall
+// of 64 KiB 8-11 / 20-41 (Open MPI 96-139, 11-22 in both). The writer sees the state in its own copy's
 // speed (64 KiB: 4-5 us fast, 13.6 slow; streamed 3.2-3.7 in both), so it times each ordinary copy, streams while
 // that was slow, and times an ordinary one again every 32nd copy.
 class OutboundCopy {
