@@ -15,10 +15,10 @@ namespace {
 
 constexpr std::size_t kGuard = 64;
 
-// Copies `bytes` bytes from a source at page offset `source_offset` to a destination `distance` bytes further on
-// modulo 4 KiB and checks the destination and its guard bytes.
 enum class Way { kCopyBytes, kVectors, kStream, kOutbound };
 
+// Copies `bytes` bytes from a source at page offset `source_offset` to a destination `distance` bytes further on
+// modulo 4 KiB, the `way` given, and checks the destination and its guard bytes.
 void check_copy(std::size_t bytes, std::size_t source_offset, std::size_t distance, Way way) {
   std::vector<unsigned char> from_store(bytes + 2 * 4096), to_store(bytes + 4 * 4096);
   const auto page = [](std::vector<unsigned char>& v) {
