@@ -190,8 +190,7 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     write_empty_status(status);
     return MPI_SUCCESS;
   }
-  if (!r->complete) runtime::test_pass();
-  *flag = r->complete;
+  *flag = runtime::test_once([r] { return r->complete; });
   return *flag ? retire("MPI_Test", request, r, status) : MPI_SUCCESS;
 }
 
@@ -213,10 +212,9 @@ extern "C" int PMPI_Testall(int count, MPI_Request array_of_requests[], int* fla
   Check check("MPI_Testall");
   RequestList rs;
   if (!check_array(check, count, array_of_requests, rs).not_null(flag, "flag").ok()) return check.raise();
-  runtime::test_pass();
-  *flag = 1;
-  for (ApiRequest* r : rs)
-    if (pending(r) && !r->complete) *flag = 0;
+  *flag = runtime::test_once([&] {
+    return std::none_of(rs.begin(), rs.end(), [](ApiRequest* r) { return pending(r) && !r->complete; });
+  });
   if (!*flag) return MPI_SUCCESS;
   return retire_all("MPI_Testall", count, array_of_requests, rs, array_of_statuses);
 }
@@ -239,12 +237,11 @@ int complete_any(const char* call, int count, MPI_Request* handles, int* index, 
     write_empty_status(status);
     return MPI_SUCCESS;
   }
-  int i = first_done();
-  if (i < 0 && block) runtime::wait_until([&] { return (i = first_done()) >= 0; });
-  if (i < 0) {
-    runtime::test_pass();
-    i = first_done();
-  }
+  int i = -1;
+  if (block)
+    runtime::wait_until([&] { return (i = first_done()) >= 0; });
+  else
+    runtime::test_once([&] { return (i = first_done()) >= 0; });
   if (flag) *flag = i >= 0;
   if (i < 0) {
     *index = MPI_UNDEFINED;
@@ -268,8 +265,8 @@ int complete_some(const char* call, int count, MPI_Request* handles, int* outcou
   auto any_done = [&] { return std::any_of(rs.begin(), rs.end(), done); };
   if (block)
     runtime::wait_until(any_done);
-  else if (!any_done())
-    runtime::test_pass();
+  else
+    runtime::test_once(any_done);
   int n = 0;
   MPI_Comm failed = MPI_COMM_NULL;
   for (int i = 0; i < count; ++i) {
@@ -322,8 +319,7 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Statu
     write_empty_status(status);
     return MPI_SUCCESS;
   }
-  if (!r->complete) runtime::test_pass();
-  *flag = r->complete;
+  *flag = runtime::test_once([r] { return r->complete; });
   if (!*flag) return MPI_SUCCESS;
   if (r->generalized) query_generalized(*r);
   write_status(*r, status);  // the request stays as it is

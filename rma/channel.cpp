@@ -215,20 +215,18 @@ void Channel::complete(const std::vector<int>& targets) {
 }
 
 bool Channel::completed(const std::vector<int>& origins) {
-  runtime::test_pass();
-  for (int o : origins)
-    if (completes_from_[o] == 0) return false;
+  if (!runtime::test_once([&] { return all_completed(origins); })) return false;
   for (int o : origins) --completes_from_[o];
   return true;
 }
 
 void Channel::wait_completed(const std::vector<int>& origins) {
-  runtime::wait_until([&] {
-    for (int o : origins)
-      if (completes_from_[o] == 0) return false;
-    return true;
-  });
+  runtime::wait_until([&] { return all_completed(origins); });
   for (int o : origins) --completes_from_[o];
+}
+
+bool Channel::all_completed(const std::vector<int>& origins) const {
+  return std::all_of(origins.begin(), origins.end(), [this](int o) { return completes_from_[o] > 0; });
 }
 
 // ---- Target side ----------------------------------------------------------------------------------------------

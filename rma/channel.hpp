@@ -116,6 +116,7 @@ class Channel {
   int next_answer_tag();
   void await_answers(int target);  // -1: all targets
   void request_each(const std::vector<int>& targets, Kind kind, bool exclusive);
+  bool all_completed(const std::vector<int>& origins) const;  // each origin's Complete arrived
 
   const comm::Communicator& comm_;
   TargetMemory memory_;
