@@ -27,6 +27,7 @@
 #include "datatype/predefined.hpp"
 #include "sim_hierarchy.hpp"
 #include "sim_network.hpp"
+#include "sweep_sizes.hpp"
 
 using namespace strata;
 using namespace strata::coll;
@@ -520,11 +521,11 @@ bool claims(const Algorithm& alg, int p) {
   return alg.applies == nullptr || alg.applies(probe);
 }
 
-// Calls `check(p, count, types, in_place)` for every p in 1..17 the algorithm claims, count, type pair and
-// in-place choice that applies; stops at the first failure (one report per algorithm is enough).
+// Calls `check(p, count, types, in_place)` for every p in 1..17 (sweep_sizes) the algorithm claims, count, type pair
+// and in-place choice that applies; stops at the first failure (one report per algorithm is enough).
 void for_each_case(const Algorithm& alg, std::initializer_list<std::size_t> counts,
                    const std::function<std::string(int, std::size_t, const TypePair&, bool)>& check) {
-  for (int p = 1; p <= 17; ++p) {
+  for (int p : sim::sweep_sizes()) {
     if (!claims(alg, p)) continue;
     for (std::size_t count : counts)
       for (const TypePair& types : type_pairs())
@@ -555,7 +556,7 @@ TEST(ExchangeAllgather, SharedMemory) { sweep(Operation::kAllgather, "shared_mem
 // The topology-aware ones, on each simulated layout they apply to (the distance-aware ring: one node only); every
 // one of them must take the layouts on one node.
 void sweep_layouts(const Algorithm& alg) {
-  for (int p = 1; p <= 17; ++p)
+  for (int p : sim::sweep_sizes())
     for (const sim::Layout& layout : sim::layouts(p)) {
       Args probe;
       probe.size = p;

@@ -26,6 +26,7 @@
 #include "datatype/predefined.hpp"
 #include "sim_hierarchy.hpp"
 #include "sim_network.hpp"
+#include "sweep_sizes.hpp"
 
 using namespace strata;
 using namespace strata::coll;
@@ -477,7 +478,7 @@ TEST_P(ReductionSweep, MatchesTheRankOrderedReference) {
   int failures = 0;
   for (const Case& k : cases()) {
     if (!applies(algo, k)) continue;
-    for (int p = 1; p <= 17; ++p) {
+    for (int p : sim::sweep_sizes()) {
       std::vector<int> roots{0};
       if (algo.operation == Operation::kReduce) roots = {0, p / 2, p - 1};
       roots.erase(std::unique(roots.begin(), roots.end()), roots.end());

@@ -23,6 +23,7 @@
 #include "datatype/predefined.hpp"
 #include "sim_hierarchy.hpp"
 #include "sim_network.hpp"
+#include "sweep_sizes.hpp"
 
 using namespace strata;
 using namespace strata::coll;
@@ -238,8 +239,8 @@ World scatter_world(const Args& base, const Types& types, std::size_t count, boo
 
 using MakeWorld = World (*)(const Args&, const Types&, std::size_t);
 
-// Every algorithm registered for `op`, every p in 1..17, roots 0, p/2, p - 1, every count and type pair, with and
-// without MPI_IN_PLACE when `in_place` allows; stops at the first failure.
+// Every algorithm registered for `op`, every p in 1..17 (sweep_sizes), roots 0, p/2, p - 1, every count and type
+// pair, with and without MPI_IN_PLACE when `in_place` allows; stops at the first failure.
 // The topology-aware algorithms run on each of the simulated layouts (sim_hierarchy.hpp), with and without node
 // shared memory (which their levels inside a node may then choose).
 void sweep(Operation op, MakeWorld make, bool in_place, bool one_type_only) {
@@ -250,7 +251,7 @@ void sweep(Operation op, MakeWorld make, bool in_place, bool one_type_only) {
     const bool topology = algorithm->topology_aware;
     const std::vector<int> radixes = knomial ? std::vector{0, 3, 100} : std::vector{0};  // 0: the default, 4
     for (int radix : radixes)
-      for (int p = 1; p <= 17; ++p)
+      for (int p : sim::sweep_sizes())
         for (const sim::Layout& layout : topology ? sim::layouts(p) : std::vector<sim::Layout>{sim::Layout{}})
           for (bool node_memory : topology ? std::vector{false, true} : std::vector{true})
             for (int root : std::set<int>{0, p / 2, p - 1})
