@@ -68,6 +68,10 @@ Check& check_array(Check& check, int count, const MPI_Request* array, RequestLis
 
 bool pending(const ApiRequest* r) { return r != nullptr && r->active; }
 bool done(const ApiRequest* r) { return pending(r) && r->complete; }
+// Every active request of the list complete (null and inactive ones count as complete): MPI_Waitall, MPI_Testall.
+bool all_done(const RequestList& rs) {
+  return std::none_of(rs.begin(), rs.end(), [](const ApiRequest* r) { return pending(r) && !r->complete; });
+}
 
 // Returns a completed request to the user: its status, its error, and its release (non-persistent ones).
 int retire(const char* call, MPI_Request* handle, ApiRequest* r, MPI_Status* status) {
@@ -199,11 +203,7 @@ extern "C" int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
   Check check("MPI_Waitall");
   RequestList rs;
   if (!check_array(check, count, array_of_requests, rs).ok()) return check.raise();
-  runtime::wait_until([&] {
-    for (ApiRequest* r : rs)
-      if (pending(r) && !r->complete) return false;
-    return true;
-  });
+  runtime::wait_until([&] { return all_done(rs); });
   return retire_all("MPI_Waitall", count, array_of_requests, rs, array_of_statuses);
 }
 
@@ -212,9 +212,7 @@ extern "C" int PMPI_Testall(int count, MPI_Request array_of_requests[], int* fla
   Check check("MPI_Testall");
   RequestList rs;
   if (!check_array(check, count, array_of_requests, rs).not_null(flag, "flag").ok()) return check.raise();
-  *flag = runtime::test_once([&] {
-    return std::none_of(rs.begin(), rs.end(), [](ApiRequest* r) { return pending(r) && !r->complete; });
-  });
+  *flag = runtime::test_once([&] { return all_done(rs); });
   if (!*flag) return MPI_SUCCESS;
   return retire_all("MPI_Testall", count, array_of_requests, rs, array_of_statuses);
 }
