@@ -48,7 +48,7 @@ bench=$(basename "$0")
 
 # The algorithms that are not flat (they follow the hardware, or are Strata's own choice): run-coll-algorithms and
 # run-topology leave them out when they look for the best flat algorithm.
-topology_algorithms='^(hierarchical|multi_leader|distance_aware|grouped|auto)$'
+topology_algorithms='^(hierarchical|multi_leader|multi_lane|distance_aware|grouped|auto)$'
 
 bench_build() { # program [column...]
   program=$1; shift

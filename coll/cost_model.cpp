@@ -43,7 +43,7 @@ class Simulation {
     }
   }
 
-  double run() {
+  Forecast run() {
     double end = 0;
     while (!events_.empty()) {
       // Everything that becomes ready at one instant first, then the transfers it allows, in the order the senders
@@ -56,12 +56,15 @@ class Simulation {
       }
       match_all();
     }
-    for (const State& s : state_)
+    double pace = 0;
+    for (const State& s : state_) {
       for (double f : s.finish) {
-        if (f < 0) return -1;  // never completed
+        if (f < 0) return {};  // never completed
         end = std::max(end, f);
       }
-    return end;
+      pace = std::max({pace, s.sending, s.receiving});
+    }
+    return {end, pace};
   }
 
  private:
@@ -69,6 +72,7 @@ class Simulation {
     std::vector<int> deps;
     std::vector<double> ready, finish;
     double cpu_free = 0, send_free = 0, recv_free = 0;
+    double sending = 0, receiving = 0;  // the link times of its own transfers (Forecast::pace)
   };
   using Channel = std::tuple<int, int, int>;  // source, destination, tag
   struct ChannelHash {
@@ -123,6 +127,7 @@ class Simulation {
       case Kind::kPublish: {  // one copy into the node segment, on the writer's way out
         const Link& link = parameters_.node_memory;
         const double duration = link.time(bytes(v.a));
+        s.sending += duration;
         s.send_free = on_processor(e.rank, std::max(e.time, s.send_free), duration);
         finish(e.rank, e.vertex, s.send_free);
         const std::vector<int>& readers = schedules_[e.rank].group(v);
@@ -139,6 +144,7 @@ class Simulation {
       }
       case Kind::kReduce: {
         const double duration = static_cast<double>(bytes(v.a)) * parameters_.gamma;
+        s.receiving += duration;  // the way in: combining what arrived
         s.cpu_free = on_processor(e.rank, std::max(e.time, s.cpu_free), duration);
         finish(e.rank, e.vertex, s.cpu_free);
         return;
@@ -180,6 +186,8 @@ class Simulation {
       begin = std::max({begin, *node_out, *node_in});
     }
     const double duration = link.time(bytes(v.a));
+    from.sending += duration;
+    to.receiving += duration;
     double end = on_processor(recv.rank, begin, duration);
     // Between nodes the sender works too (its network stack copies the data out), so it takes one of its node's.
     if (node_out != nullptr) end = std::max(end, on_processor(send.rank, begin, duration));
@@ -208,6 +216,7 @@ class Simulation {
       // A reducing read (v.op) also reduces what it takes.
       const double gamma = v.op != nullptr ? parameters_.gamma : 0.0;
       const double duration = link.time(bytes(v.a)) + static_cast<double>(bytes(v.a)) * gamma;
+      s.receiving += duration;
       s.recv_free = on_processor(read.rank, begin, duration);
       finish(read.rank, read.vertex, s.recv_free);
       if (--block.published.front().second == 0) block.published.pop_front();
@@ -285,6 +294,11 @@ CostParameters CostParameters::two_level(Link node, Link network, double gamma) 
 
 double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
                const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of) {
+  return forecast(ranks, build, parameters, link_of, node_of).seconds;
+}
+
+Forecast forecast(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
+                  const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of) {
   return Simulation(ranks, build, parameters, link_of, node_of).run();
 }
 

@@ -78,4 +78,17 @@ struct CostParameters {
 double predict(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
                const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of = {});
 
+// The prediction, and the pace a stream of such calls could keep at best: the busiest rank's own share of the
+// transfers, its sends' times or its receives' times (each at its link's figures, without waits; a publish into the
+// node's memory counts as a send, a read as a receive, a reduction with the receives), whichever is more.
+// Back-to-back calls overlap, so that rank sets their pace however short the path of one: of two algorithms
+// predicted alike for one call, the one that spreads its messages over more ranks keeps up better (a root sending
+// to log2(nodes) nodes, against each of its node's ranks sending to one: algorithms/hierarchical.cpp's multi_lane).
+struct Forecast {
+  double seconds = -1;  // predict()'s
+  double pace = 0;
+};
+Forecast forecast(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
+                  const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of = {});
+
 }  // namespace strata::coll

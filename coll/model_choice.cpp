@@ -1,9 +1,11 @@
 #include "coll/model_choice.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <set>
+#include <utility>
 
 #include "coll/algorithms/grouped.hpp"
 #include "datatype/predefined.hpp"
@@ -30,7 +32,7 @@ std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const A
   auto link_of = [&](int a, int b) { return link_class(topo::distance(view[a], view[b])); };
 
   auto cost = [&](const Algorithm* algorithm, int groups) {
-    return predict(
+    return forecast(
         p,
         [&](int r, Schedule& s) {
           Args theirs = args;
@@ -47,20 +49,23 @@ std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const A
   std::vector<Candidate> out;
   for (const Algorithm* algorithm : algorithms) {
     if (!algorithm->grouped || args.groups != 0) {
-      out.push_back({algorithm, cost(algorithm, args.groups), args.groups});
+      const Forecast f = cost(algorithm, args.groups);
+      out.push_back({algorithm, f.seconds, f.pace, args.groups});
       continue;
     }
-    Candidate best{algorithm, -1, 0};
+    Candidate best{algorithm, -1, 0, 0};
     for (int g : group_choices(p, static_cast<int>(nodes.size()))) {
-      const double seconds = cost(algorithm, g);
-      if (seconds >= 0 && (best.seconds < 0 || seconds < best.seconds)) best = {algorithm, seconds, g};
+      const Forecast f = cost(algorithm, g);
+      if (f.seconds >= 0 && (best.seconds < 0 || f.seconds < best.seconds)) best = {algorithm, f.seconds, f.pace, g};
     }
     if (best.groups != 0) out.push_back(best);
   }
-  // Uncostable ones last; ties keep the order given (the caller's preference).
-  std::stable_sort(out.begin(), out.end(), [](const Candidate& x, const Candidate& y) {
+  // Uncostable ones last; then by time to the picosecond (sums of the same figures in another order differ in their
+  // last bits), by pace, and in the order given (the caller's preference).
+  auto picoseconds = [](double seconds) { return std::llround(seconds * 1e12); };
+  std::stable_sort(out.begin(), out.end(), [&](const Candidate& x, const Candidate& y) {
     if ((x.seconds < 0) != (y.seconds < 0)) return y.seconds < 0;
-    return x.seconds < y.seconds;
+    return std::pair(picoseconds(x.seconds), x.pace) < std::pair(picoseconds(y.seconds), y.pace);
   });
   return out;
 }
@@ -82,7 +87,8 @@ std::string describe(const std::vector<Candidate>& candidates, std::size_t top) 
     if (candidates[i].seconds < 0)
       std::snprintf(figure, sizeof figure, " (not costed)");
     else
-      std::snprintf(figure, sizeof figure, " %.3g us", candidates[i].seconds * 1e6);
+      std::snprintf(figure, sizeof figure, " %.3g us (pace %.3g us)", candidates[i].seconds * 1e6,
+                    candidates[i].pace * 1e6);
     std::string name = candidates[i].algorithm->name;
     if (candidates[i].groups > 0) name += " (G=" + std::to_string(candidates[i].groups) + ")";
     out += (out.empty() ? "" : ", ") + name + figure;

@@ -19,6 +19,7 @@ namespace strata::coll {
 struct Candidate {
   const Algorithm* algorithm = nullptr;
   double seconds = 0;  // predicted; negative when the schedules could not be costed
+  double pace = 0;     // Forecast::pace: what settles a tie
   int groups = 0;      // a grouped algorithm's G as costed (the requested one, else the best of group_choices)
 };
 
@@ -27,7 +28,10 @@ std::vector<topo::Placement> shared_view(const Hierarchy& h);
 
 // The predicted time of each of `algorithms` for `args` (any rank's arguments of a call whose significant values
 // agree across ranks: bcast, reduce, allreduce, allgather, barrier) on the view; fastest first. A grouped algorithm
-// is costed with Args::groups, or when that is 0 with each of group_choices() and kept at its best G.
+// is costed with Args::groups, or when that is 0 with each of group_choices() and kept at its best G. Of candidates
+// predicted alike (to the picosecond: the same path through the same links, as binomial, hierarchical and multi_lane
+// bcasts in block order), the one with the lower pace comes first: it keeps up better with calls back to back.
+// Equal in both, the order given stands.
 std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const Algorithm*>& algorithms,
                                      const std::vector<topo::Placement>& view, const CostParameters& parameters);
 
@@ -36,7 +40,8 @@ std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const A
 // strata-plan cost when they have no real call; the caller sets rank and size.
 Args typical_call(Operation op, std::size_t bytes);
 
-// "hierarchical 12.1 us, binomial 20.4 us, ...": the first `top` candidates, for MPIX queries.
+// "hierarchical 12.1 us (pace 7.4 us), binomial 20.4 us (pace 9 us), ...": the first `top` candidates, for MPIX
+// queries.
 std::string describe(const std::vector<Candidate>& candidates, std::size_t top);
 
 }  // namespace strata::coll

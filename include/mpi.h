@@ -1560,8 +1560,10 @@ STRATA_DECLARE_X(int, Request_get_algorithm, (MPI_Request request, char *name, i
  *   "reason"      "forced by info key strata_coll_<operation>", "forced by STRATA_COLL_<OPERATION>", "cost model"
  *                 (the call could use the hardware topology: every candidate was costed), "rule table" (the
  *                 measured defaults) or "the first that applies";
- *   "candidates"  with "cost model": every candidate with its predicted time, fastest first, e.g.
- *                 "hierarchical 12.1 us, grouped (G=4) 15.0 us, binomial 20.4 us"; else empty;
+ *   "candidates"  with "cost model": every candidate with its predicted time and pace (the busiest rank's own
+ *                 share of the messages: what calls back to back could keep up at best), fastest first and,
+ *                 of equal times, lower pace first, e.g. "hierarchical 12.1 us (pace 7.4 us), grouped (G=4)
+ *                 15 us (pace 9.1 us), binomial 20.4 us (pace 20.4 us)"; else empty;
  *   "groups"      for the grouped family, its number of groups G: the value of the info key strata_coll_groups
  *                 or of STRATA_COLL_GROUPS (a positive integer; other values make the collective fail with
  *                 MPI_ERR_ARG), else the cost model's choice, else round(sqrt(p));

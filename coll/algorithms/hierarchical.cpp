@@ -9,6 +9,7 @@
 //   reduce     up the levels to the root; each leader combines its part's partial results
 //   allreduce  up to the first level's leaders, a flat allreduce among them, then down; or, for long vectors,
 //              multi_leader: every rank of a node carries a slice across the network (below)
+//   bcast      also multi_lane: a binomial tree over the nodes whose sends each node spreads over its ranks (below)
 //   barrier    a flat barrier up every level, then a one-byte bcast down
 //   gather     up the levels: each leader gathers its part's blocks in rank order; the root puts them in place
 //              (in block order, where every part is a run of ranks, the last gatherv fills recvbuf directly)
@@ -37,6 +38,7 @@
 #include <vector>
 
 #include "coll/algorithms.hpp"
+#include "coll/algorithms/trees.hpp"
 #include "coll/hierarchy.hpp"
 #include "coll/selection.hpp"
 #include "datatype/predefined.hpp"
@@ -167,12 +169,16 @@ bool same(const Buf& x, const Buf& y) { return x.area == y.area && x.at == y.at;
 
 // ---- Bcast, Barrier -----------------------------------------------------------------------------------------------
 
-// Down levels [from, end) with `a`'s buffer (recvbuf, recvcount, recvtype).
-VertexId bcast_down(const Args& a, const std::vector<Step>& st, std::size_t from, int tag_offset, Schedule& s,
-                    VertexId after) {
-  for (std::size_t d = from; d < st.size(); ++d)
+// Down levels [from, to) with `a`'s buffer (recvbuf, recvcount, recvtype).
+VertexId bcast_down(const Args& a, const std::vector<Step>& st, std::size_t from, std::size_t to, int tag_offset,
+                    Schedule& s, VertexId after) {
+  for (std::size_t d = from; d < to; ++d)
     if (st[d].me >= 0) after = level(Operation::kBcast, a, st[d], tag_offset, s, after);
   return after;
+}
+VertexId bcast_down(const Args& a, const std::vector<Step>& st, std::size_t from, int tag_offset, Schedule& s,
+                    VertexId after) {
+  return bcast_down(a, st, from, st.size(), tag_offset, s, after);
 }
 
 void bcast(const Args& a, Schedule& s) {
@@ -180,6 +186,66 @@ void bcast(const Args& a, Schedule& s) {
   node_as_one_level(Operation::kBcast, a, a.root, st);
   bcast_down(a, st, 0, kUp, s, kNoVertex);
 }
+
+// ---- Multi-lane bcast ---------------------------------------------------------------------------------------------
+
+// The level whose parts are nodes (below the racks' and switches' levels, where the job has them).
+std::size_t node_cut(const Hierarchy& h) {
+  std::size_t d = 0;
+  while (d < h.levels.size() && h.levels[d].name != topo::short_name(topo::Level::Node)) ++d;
+  return d;
+}
+
+// The process of `part` (led by `leader`) that carries the part's j-th send across the network: the leader, then
+// the part's other processes in rank order, and round again.
+int lane(const std::vector<int>& part, int leader, std::size_t j) {
+  const std::size_t i = j % part.size();
+  if (i == 0) return leader;
+  std::size_t seen = 0;
+  for (int r : part)
+    if (r != leader && ++seen == i) return r;
+  return leader;  // not reached: the leader is one of the part's processes
+}
+
+// The hierarchical bcast with the level across nodes spread over each node's processes (the lanes of Traff and
+// Hunold's multi-lane collectives): a binomial tree over the nodes, in which a node's leader sends to its first
+// (largest) child node as soon as it holds the data, the node's processes then share the data by the node's own
+// bcast, and the node's further child nodes each get it from the node's next process in rank order. The tree's depth
+// and its messages across the network are those of the hierarchical bcast over a binomial level, but the root no
+// longer sends log2(nodes) of them one after another: back-to-back bcasts go at the pace of the busiest sender (8 B,
+// 8 ranks on 4 simulated nodes of 2: 11.0-12.3 us per call where the hierarchical and binomial bcasts take 14-17 and
+// the pipeline 10.7-12.6; one call 197-355 us, binomial 197-263, the pipeline 300-490).
+void multi_lane_bcast(const Args& a, Schedule& s) {
+  const Hierarchy& h = *a.hierarchy;
+  std::vector<Step> st = steps(h, a.rank, a.root, false);
+  node_as_one_level(Operation::kBcast, a, a.root, st);
+  const std::size_t n = node_cut(h);
+  if (n >= st.size()) return bcast(a, s);  // inside one node (where it does not apply): no lanes to spread over
+  const VertexId above = bcast_down(a, st, 0, n, kUp, s, kNoVertex);  // the racks' and switches' levels
+  const Step& nodes = st[n];
+  const int p = static_cast<int>(nodes.parts.size());
+  const auto mine = static_cast<std::size_t>(h.levels[n].mine);
+  auto part = [&](int vrank) { return static_cast<std::size_t>(absolute(vrank, nodes.top, p)); };
+  const TreeNode node = knomial_node(relative(static_cast<int>(mine), nodes.top, p), p, 2);
+  const Data data{a.recv_buf(), a.recvcount, a.recvtype};
+  VertexId got = above;
+  if (nodes.me >= 0 && node.parent >= 0) {  // this node's leader: from the parent node's lane for this node
+    const std::size_t parent = part(node.parent);
+    const std::vector<Child> siblings = knomial_node(node.parent, p, 2).children;
+    const auto j = static_cast<std::size_t>(std::find_if(siblings.begin(), siblings.end(), [&](const Child& c) {
+                                              return part(c.vrank) == mine;
+                                            }) - siblings.begin());
+    got = s.recv(data, lane(nodes.parts[parent], nodes.leaders[parent], j), kUp);
+  }
+  if (nodes.me >= 0 && !node.children.empty())
+    s.send(data, nodes.leaders[part(node.children.front().vrank)], kUp, {got});
+  const VertexId held = bcast_down(a, st, n + 1, kUp, s, got);
+  for (std::size_t j = 1; j < node.children.size(); ++j)
+    if (lane(nodes.parts[mine], nodes.leaders[mine], j) == a.rank)
+      s.send(data, nodes.leaders[part(node.children[j].vrank)], kUp, {held});
+}
+
+bool multi_lane_applies(const Args& a) { return a.hierarchy != nullptr && a.hierarchy->spans_nodes(); }
 
 void barrier(const Args& a, Schedule& s) {
   const std::vector<Step> st = steps(*a.hierarchy, a.rank, 0, false);
@@ -604,6 +670,7 @@ bool has_hierarchy(const Args& a) { return a.hierarchy != nullptr; }
 constexpr Algorithm kAlgorithms[] = {
     {Operation::kBarrier, "hierarchical", barrier, has_hierarchy, true},
     {Operation::kBcast, "hierarchical", bcast, has_hierarchy, true},
+    {Operation::kBcast, "multi_lane", multi_lane_bcast, multi_lane_applies, true},
     {Operation::kGather, "hierarchical", gather, has_hierarchy, true},
     {Operation::kScatter, "hierarchical", scatter, has_hierarchy, true},
     {Operation::kAllgather, "hierarchical", allgather, has_hierarchy, true},

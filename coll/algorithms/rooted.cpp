@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "coll/algorithms.hpp"
+#include "coll/algorithms/trees.hpp"
 #include "coll/node_segment.hpp"
 #include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
@@ -25,39 +26,7 @@
 namespace strata::coll {
 namespace {
 
-// ---- Pattern maths: who talks to whom, apart from any data -------------------------------------------------------
-
-int relative(int rank, int root, int p) { return (rank - root + p) % p; }
-int absolute(int vrank, int root, int p) { return (vrank + root) % p; }
-
-// A node of the k-nomial tree over vranks [0, p) rooted at 0 (binomial: k = 2). A node's subtree is the vranks
-// [vrank, vrank + span); a child's subtree is one contiguous run inside it, so a gather or scatter through the tree
-// moves each subtree's blocks as one message.
-struct Child {
-  int vrank;
-  int span;
-};
-struct TreeNode {
-  int parent = -1;  // vrank, -1 at the root
-  int span = 0;
-  std::vector<Child> children;  // largest subtrees first: they have the most work left below them
-};
-
-TreeNode knomial_node(int vrank, int p, int k) {
-  TreeNode node;
-  // `level`: the weight of vrank's lowest nonzero base-k digit, which its parent clears; for the root, the first
-  // power of k >= p. Below it, vrank's subtree holds vrank + j m for every lower weight m and digit j.
-  long long level = 1;
-  while (level < p && vrank % (k * level) == 0) level *= k;
-  if (vrank != 0) node.parent = static_cast<int>(vrank - vrank % (k * level));
-  node.span = static_cast<int>(std::min<long long>(vrank == 0 ? p : level, p - vrank));
-  for (long long m = level / k; m >= 1; m /= k)
-    for (long long j = 1; j < k && vrank + j * m < p; ++j) {
-      const long long child = vrank + j * m;
-      node.children.push_back({static_cast<int>(child), static_cast<int>(std::min<long long>(m, p - child))});
-    }
-  return node;
-}
+// ---- Pattern maths: who talks to whom, apart from any data (and trees.hpp) ---------------------------------------
 
 // The blocks of vranks [first, first + n) lie in the root's buffer by rank: one run of ranks, or two when the range
 // passes rank p - 1 and continues at rank 0. `offset` is the run's first block within the range.

@@ -12,7 +12,7 @@
  * count), MPI_COMM_NULL for an absent level; the HW_UNGUIDED walk from MPI_COMM_WORLD (Rack -> Switch -> Node ->
  * INNER -> NULL, skipping absent levels); MPIX_Comm_hierarchy_create's levels; MPI_Get_hw_resource_info's keys;
  * MPIX_Comm_get_min_hlevel for pairs on the same switch, the same rack and neither; and hierarchical bcast, reduce
- * and allreduce (forced by info key) against the values computed here. */
+ * and allreduce and the multi-lane bcast (forced by info key) against the values computed here. */
 #include "test_util.h"
 
 static int rank, size, nodes, racks, switches, per_node;
@@ -227,6 +227,31 @@ static void check_collectives(void) {
   CHECK_MPI(MPI_Comm_free(&c));
 }
 
+/* The multi-lane bcast, forced, from every root: the network levels' bcast down to the switches, then the lanes
+ * across each switch's nodes. */
+static void check_multi_lane(void) {
+  MPI_Info info;
+  MPI_Comm c;
+  CHECK_MPI(MPI_Info_create(&info));
+  CHECK_MPI(MPI_Info_set(info, "strata_coll_bcast", "multi_lane"));
+  CHECK_MPI(MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &c));
+  CHECK_MPI(MPI_Info_free(&info));
+  enum { N = 37 };
+  long values[N];
+  for (int root = 0; root < size; ++root) {
+    for (int i = 0; i < N; ++i) values[i] = rank == root ? 1000L * root + i : -1;
+    MPI_Request request;
+    char name[MPI_MAX_OBJECT_NAME + 1];
+    int len = 0;
+    CHECK_MPI(MPI_Ibcast(values, N, MPI_LONG, root, c, &request));
+    CHECK_MPI(MPIX_Request_get_algorithm(request, name, &len));
+    CHECK(strcmp(name, "multi_lane") == 0);
+    CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    for (int i = 0; i < N; ++i) CHECK(values[i] == 1000L * root + i);
+  }
+  CHECK_MPI(MPI_Comm_free(&c));
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -250,6 +275,7 @@ int main(int argc, char **argv) {
   check_resource_info();
   check_min_hlevel();
   check_collectives();
+  check_multi_lane();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) printf("network_levels: OK (%d ranks, %d nodes, %d racks, %d switches)\n", size, nodes, racks,
                         switches);

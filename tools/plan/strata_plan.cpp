@@ -21,12 +21,14 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cluster.hpp"
@@ -174,6 +176,7 @@ struct Prediction {
   const coll::Algorithm* algorithm;
   double seconds;  // negative: the schedules do not complete
   bool applies;
+  double pace = 0;      // coll::Forecast::pace: calls back to back go no faster (and it settles ties)
   double planning = 0;  // seconds this tool spent building and walking its schedules
   int groups = 0;       // a grouped algorithm's G (Args::groups)
 };
@@ -245,18 +248,21 @@ int run(int argc, char** argv) {
         if (algorithm->topology_aware) a.hierarchy = views.hierarchy(rank);
         algorithm->build(a, s);
       };
-      const double seconds = coll::predict(size, build, parameters, link_of, node_of);
-      if (seconds >= 0 && (best.seconds < 0 || seconds < best.seconds)) {
-        best.seconds = seconds;
+      const coll::Forecast f = coll::forecast(size, build, parameters, link_of, node_of);
+      if (f.seconds >= 0 && (best.seconds < 0 || f.seconds < best.seconds)) {
+        best.seconds = f.seconds;
+        best.pace = f.pace;
         best.groups = g;
       }
     }
     best.planning = seconds_since(begin);
     predictions.push_back(best);
   }
+  // As the library ranks them (coll/model_choice.hpp): by time to the picosecond, then by pace.
   std::stable_sort(predictions.begin(), predictions.end(), [](const Prediction& x, const Prediction& y) {
     const auto rank = [](const Prediction& p) { return p.applies && p.seconds >= 0 ? 0 : p.applies ? 1 : 2; };
-    return rank(x) != rank(y) ? rank(x) < rank(y) : rank(x) == 0 && x.seconds < y.seconds;
+    const auto key = [](const Prediction& p) { return std::pair(std::llround(p.seconds * 1e12), p.pace); };
+    return rank(x) != rank(y) ? rank(x) < rank(y) : rank(x) == 0 && key(x) < key(y);
   });
 
   std::printf("# %s", coll::operation_name(o.op));
@@ -266,7 +272,7 @@ int run(int argc, char** argv) {
   std::printf(" x %d cores of \"%s\", %s%s\n", cluster.cores, cluster.node_description.c_str(),
               describe_order(o.order).c_str(), rooted(o.op) ? ", root 0" : "");
   std::printf("# costs: %s\n", costs.c_str());
-  std::printf("%-22s %14s %10s %6s\n", "# algorithm", "predicted_us", "x_fastest", "groups");
+  std::printf("%-22s %14s %10s %6s %10s\n", "# algorithm", "predicted_us", "x_fastest", "groups", "pace_us");
   const double fastest = !predictions.empty() && predictions.front().applies ? predictions.front().seconds : 0;
   for (const Prediction& p : predictions) {
     const char* name = p.algorithm->name;
@@ -274,8 +280,8 @@ int run(int argc, char** argv) {
     if (!p.applies) std::printf("%-22s %14s %10s %6s\n", name, "n/a", "-", "-");
     else if (p.seconds < 0) std::printf("%-22s %14s %10s %6s\n", name, "incomplete", "-", g.c_str());
     else
-      std::printf("%-22s %14.3f %10.2f %6s\n", name, p.seconds * 1e6, fastest > 0 ? p.seconds / fastest : 1.0,
-                  g.c_str());
+      std::printf("%-22s %14.3f %10.2f %6s %10.3f\n", name, p.seconds * 1e6, fastest > 0 ? p.seconds / fastest : 1.0,
+                  g.c_str(), p.pace * 1e6);
   }
   const auto slowest = std::max_element(predictions.begin(), predictions.end(), [](auto& x, auto& y) {
     return x.planning < y.planning;

@@ -88,6 +88,30 @@ TEST(CostModel, FlatAndBinomialBroadcast) {  // (p - 1)(alpha + m beta) and log2
     }
 }
 
+// A forecast's pace is the busiest rank's own share: the root's sends in a flat or binomial bcast, every rank's
+// receives and reductions in a ring allreduce (as many as its sends, plus the reductions), where it equals the time.
+TEST(CostModel, PaceIsTheBusiestRanksOwnShare) {
+  for (int p : kRanks)
+    for (std::size_t m : kBytes) {
+      const auto pace = [&](const char* name, Operation op) {
+        const Algorithm* a = find_algorithm(op, name);
+        std::vector<double> in(m / 8 * static_cast<std::size_t>(p), 1.0), out(in.size());
+        return forecast(p, [&](int rank, Schedule& s) {
+          Args args = typical_call(op, m);
+          args.rank = rank, args.size = p, args.sendbuf = in.data(), args.recvbuf = out.data();
+          a->build(args, s);
+        }, kOneNode, kAllClose).pace;
+      };
+      EXPECT_NEAR(pace("linear", Operation::kBcast), (p - 1) * (kAlpha + m * kBeta), 1e-12) << p << " " << m;
+      EXPECT_NEAR(pace("binomial", Operation::kBcast), std::log2(p) * (kAlpha + m * kBeta), 1e-12) << p << " " << m;
+      const double block = static_cast<double>(m) / p;
+      const double ring = 2 * (p - 1) * (kAlpha + block * kBeta) + (p - 1) * block * kGamma;
+      if (m >= 8192) {
+        EXPECT_NEAR(pace("ring", Operation::kAllreduce), ring, 1e-12) << p << " " << m;
+      }
+    }
+}
+
 TEST(CostModel, RingAllreduce) {  // 2(p - 1)(alpha + m/p beta) + (p - 1) m/p gamma
   for (int p : kRanks)
     for (std::size_t m : {std::size_t{8192}, std::size_t{1} << 20}) {

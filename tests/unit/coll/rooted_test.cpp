@@ -280,8 +280,8 @@ TEST(RootedRegistry, ListsEveryAlgorithm) {
   EXPECT_EQ(algorithm_names(Operation::kBarrier),
             "linear, dissemination, recursive_doubling, shared_memory, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kBcast),
-            "linear, binomial, knomial, pipeline, scatter_allgather, shared_memory, hierarchical, distance_aware, "
-            "grouped");
+            "linear, binomial, knomial, pipeline, scatter_allgather, shared_memory, hierarchical, multi_lane, "
+            "distance_aware, grouped");
   EXPECT_EQ(algorithm_names(Operation::kGather), "linear, binomial, hierarchical");
   EXPECT_EQ(algorithm_names(Operation::kGatherv), "linear");
   EXPECT_EQ(algorithm_names(Operation::kScatter), "linear, binomial, hierarchical");
@@ -461,6 +461,44 @@ TEST(RootedShape, TreesSendLogarithmicallyFromTheRoot) {
     a.rank = 0;
     EXPECT_EQ(send_counts(build(Operation::kBarrier, "dissemination", a)).size(), log(2)) << p;
   }
+}
+
+// ---- Multi-lane bcast: who carries the sends across the network ---------------------------------------------------
+
+// The messages between nodes of a bcast of one int by `algorithm` on `nodes` nodes of `per_node` ranks in block
+// order, as (sender, receiver) pairs.
+std::set<std::pair<int, int>> sends_between_nodes(const char* algorithm, int nodes, int per_node, int root) {
+  sim::Layout l;
+  for (int r = 0; r < nodes * per_node; ++r) l.node.push_back(r / per_node), l.core.push_back(r % per_node);
+  std::set<std::pair<int, int>> out;
+  for (int r = 0; r < nodes * per_node; ++r) {
+    Args a;
+    a.size = nodes * per_node, a.rank = r, a.root = root;
+    a.recvcount = 1, a.recvtype = datatype::predefined(datatype::kInt);
+    a.hierarchy = sim::hierarchy(l, r);
+    Schedule s;
+    find_algorithm(Operation::kBcast, algorithm)->build(a, s);
+    for (const Vertex& v : s.vertices())
+      if (v.kind == Kind::kSend && v.peer / per_node != r / per_node) out.insert({r, v.peer});
+  }
+  return out;
+}
+
+// 4 nodes of 2: the binomial tree over the nodes, vranks relative to the root's node, sends node 0 -> 2 and 0 -> 1,
+// then 2 -> 3. The hierarchical bcast's root node sends both; the multi-lane one's first child gets it from the
+// root's node's leader and the second from the node's other rank.
+TEST(MultiLaneBcast, ANodesRanksShareItsSendsAcrossTheNetwork) {
+  using Sends = std::set<std::pair<int, int>>;
+  EXPECT_EQ(sends_between_nodes("hierarchical", 4, 2, 0), (Sends{{0, 4}, {0, 2}, {4, 6}}));
+  EXPECT_EQ(sends_between_nodes("multi_lane", 4, 2, 0), (Sends{{0, 4}, {1, 2}, {4, 6}}));
+  // Root 3 (node 1, whose leader it is; rank 2 is its other lane): nodes 1 -> 3, 1 -> 2, then 3 -> 0.
+  EXPECT_EQ(sends_between_nodes("multi_lane", 4, 2, 3), (Sends{{3, 6}, {2, 4}, {6, 0}}));
+  // 8 nodes of 2 from root 0: node 0 sends to 4, 2 and 1 (lanes 0, 1, then 0 again); node 4 to 6 and 5; node 2 to
+  // 3; node 6 to 7.
+  EXPECT_EQ(sends_between_nodes("multi_lane", 8, 2, 0),
+            (Sends{{0, 8}, {1, 4}, {0, 2}, {8, 12}, {9, 10}, {4, 6}, {12, 14}}));
+  // 4 nodes of 1: a single lane each, the binomial tree over the nodes.
+  EXPECT_EQ(sends_between_nodes("multi_lane", 4, 1, 0), (Sends{{0, 2}, {0, 1}, {2, 3}}));
 }
 
 }  // namespace

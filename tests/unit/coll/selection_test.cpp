@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -221,8 +222,15 @@ TEST(SelectionByModel, EveryRankChoosesAlike) {
           EXPECT_EQ(first.reason, "cost model");
           ASSERT_FALSE(first.candidates.empty());
           EXPECT_EQ(first.candidates.front().algorithm, first.algorithm);
-          for (std::size_t i = 1; i < first.candidates.size(); ++i)
-            EXPECT_LE(first.candidates[i - 1].seconds, first.candidates[i].seconds);
+          for (std::size_t i = 1; i < first.candidates.size(); ++i) {  // by time to the picosecond, then pace
+            const Candidate &before = first.candidates[i - 1], &after = first.candidates[i];
+            const long long ps_before = std::llround(before.seconds * 1e12);
+            const long long ps_after = std::llround(after.seconds * 1e12);
+            EXPECT_LE(ps_before, ps_after);
+            if (ps_before == ps_after) {
+              EXPECT_LE(before.pace, after.pace);
+            }
+          }
           for (int r = 1; r < p; ++r)
             EXPECT_EQ(choice_of(op, layout, r, bytes).algorithm, first.algorithm)
                 << operation_name(op) << " " << bytes << " B, p " << p << ", " << layout.name << ", rank " << r;
@@ -260,6 +268,39 @@ TEST(SelectionByModel, ScatteredRanksCrossTheNetworkOnce) {
   for (std::size_t bytes : {8u, 65536u})
     EXPECT_EQ(network_messages(Operation::kBcast, alternating, bytes), 1)
         << bytes << " B: " << choice_of(Operation::kBcast, alternating, 0, bytes).algorithm->name;
+}
+
+// 4 nodes of 2 ranks in block order: the binomial, hierarchical and multi-lane bcasts send the same messages over
+// the same links, the multi-lane one with the root's node's second rank carrying one of the root's two sends between
+// nodes. Where the ranks outnumber the processors (half a processor per node, two nodes to a host, as 8 ranks on 4
+// simulated nodes of this 2-processor machine), each tree's time is its processors' total work, so all three are
+// predicted alike, and the multi-lane bcast comes first by its pace: the root's own messages, one across the network
+// and one inside its node (binomial: two across and one inside). With a processor per rank the multi-lane tree's
+// extra hop inside the node shows, and the tie is gone.
+TEST(SelectionByModel, OfEqualTimesTheLowerPaceComesFirst) {
+  sim::Layout block;
+  for (int r = 0; r < 8; ++r) block.node.push_back(r / 2), block.core.push_back(r % 2);
+  const Link node{2e-6, 1e-10}, network{8e-6, 3e-10};
+  CostParameters shared = CostParameters::two_level(node, network, 0);
+  shared.cores_per_node = 0.5, shared.nodes_per_host = 2;
+  std::vector<const Algorithm*> trees;
+  for (const char* name : {"binomial", "hierarchical", "multi_lane"})
+    trees.push_back(find_algorithm(Operation::kBcast, name));
+  Args a = args_for(Operation::kBcast, 8, 8, kSum);
+  a.hierarchy = sim::hierarchy(block, 0);
+  const std::vector<topo::Placement> view = shared_view(*a.hierarchy);
+  const std::vector<Candidate> ranked = rank_by_model(a, trees, view, shared);
+  ASSERT_EQ(ranked.size(), 3u);
+  EXPECT_STREQ(ranked[0].algorithm->name, "multi_lane");
+  EXPECT_NEAR(ranked[0].pace, network.time(8) + node.time(8), 1e-15);
+  for (const Candidate& c : {ranked[1], ranked[2]}) {
+    EXPECT_EQ(std::llround(c.seconds * 1e12), std::llround(ranked[0].seconds * 1e12)) << c.algorithm->name;
+    EXPECT_NEAR(c.pace, 2 * network.time(8) + node.time(8), 1e-15) << c.algorithm->name;
+  }
+  const std::vector<Candidate> apart = rank_by_model(a, trees, view, CostParameters::two_level(node, network, 0));
+  EXPECT_STREQ(apart[0].algorithm->name, "binomial");  // the order given, among the two tied
+  EXPECT_STREQ(apart[2].algorithm->name, "multi_lane");
+  EXPECT_GT(apart[2].seconds, apart[0].seconds + node.time(8) / 2);
 }
 
 // The grouped family is costed at each G group_choices() gives, and keeps its best one; a requested G is kept as is.
