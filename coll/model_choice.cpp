@@ -60,12 +60,14 @@ std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const A
     }
     if (best.groups != 0) out.push_back(best);
   }
-  // Uncostable ones last; then by time to the picosecond (sums of the same figures in another order differ in their
-  // last bits), by pace, and in the order given (the caller's preference).
-  auto picoseconds = [](double seconds) { return std::llround(seconds * 1e12); };
+  // Uncostable ones last; then by time and by pace, each to the picosecond (sums of the same figures in another order
+  // differ in their last bits), and in the order given (the caller's preference).
+  auto picoseconds = [](const Candidate& c) {
+    return std::pair(std::llround(c.seconds * 1e12), std::llround(c.pace * 1e12));
+  };
   std::stable_sort(out.begin(), out.end(), [&](const Candidate& x, const Candidate& y) {
     if ((x.seconds < 0) != (y.seconds < 0)) return y.seconds < 0;
-    return std::pair(picoseconds(x.seconds), x.pace) < std::pair(picoseconds(y.seconds), y.pace);
+    return picoseconds(x) < picoseconds(y);
   });
   return out;
 }

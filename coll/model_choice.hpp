@@ -29,9 +29,9 @@ std::vector<topo::Placement> shared_view(const Hierarchy& h);
 // The predicted time of each of `algorithms` for `args` (any rank's arguments of a call whose significant values
 // agree across ranks: bcast, reduce, allreduce, allgather, barrier) on the view; fastest first. A grouped algorithm
 // is costed with Args::groups, or when that is 0 with each of group_choices() and kept at its best G. Of candidates
-// predicted alike (to the picosecond: the same path through the same links, as binomial, hierarchical and multi_lane
-// bcasts in block order), the one with the lower pace comes first: it keeps up better with calls back to back.
-// Equal in both, the order given stands.
+// predicted alike (to the picosecond: the binomial, hierarchical and multi_lane bcasts in block order where ranks
+// outnumber processors, each tree's time then its processors' work), the one with the lower pace comes first: it
+// keeps up better with calls back to back. Equal in both (to the picosecond), the order given stands.
 std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const Algorithm*>& algorithms,
                                      const std::vector<topo::Placement>& view, const CostParameters& parameters);
 

@@ -212,9 +212,11 @@ int lane(const std::vector<int>& part, int leader, std::size_t j) {
 // (largest) child node as soon as it holds the data, the node's processes then share the data by the node's own
 // bcast, and the node's further child nodes each get it from the node's next process in rank order. The tree's depth
 // and its messages across the network are those of the hierarchical bcast over a binomial level, but the root no
-// longer sends log2(nodes) of them one after another: back-to-back bcasts go at the pace of the busiest sender (8 B,
-// 8 ranks on 4 simulated nodes of 2: 11.0-12.3 us per call where the hierarchical and binomial bcasts take 14-17 and
-// the pipeline 10.7-12.6; one call 197-355 us, binomial 197-263, the pipeline 300-490).
+// longer sends log2(nodes) of them one after another: back-to-back bcasts go at the pace of the busiest sender. 8 B,
+// 8 ranks on 4 simulated nodes of 2 in block order, us per call in a stream: 13.7, where the hierarchical bcast takes
+// 16.6, binomial 15.4 and the pipeline 14.0; one call alone 216-361, binomial 211-354, the pipeline 339-521. One
+// node's second lane costs a hop inside the node, which the cost model sees where processors are not shared
+// (model_choice.hpp: the multi-lane bcast then comes after the binomial one).
 void multi_lane_bcast(const Args& a, Schedule& s) {
   const Hierarchy& h = *a.hierarchy;
   std::vector<Step> st = steps(h, a.rank, a.root, false);

@@ -261,7 +261,9 @@ int run(int argc, char** argv) {
   // As the library ranks them (coll/model_choice.hpp): by time to the picosecond, then by pace.
   std::stable_sort(predictions.begin(), predictions.end(), [](const Prediction& x, const Prediction& y) {
     const auto rank = [](const Prediction& p) { return p.applies && p.seconds >= 0 ? 0 : p.applies ? 1 : 2; };
-    const auto key = [](const Prediction& p) { return std::pair(std::llround(p.seconds * 1e12), p.pace); };
+    const auto key = [](const Prediction& p) {
+      return std::pair(std::llround(p.seconds * 1e12), std::llround(p.pace * 1e12));
+    };
     return rank(x) != rank(y) ? rank(x) < rank(y) : rank(x) == 0 && key(x) < key(y);
   });
 

@@ -228,7 +228,7 @@ TEST(SelectionByModel, EveryRankChoosesAlike) {
             const long long ps_after = std::llround(after.seconds * 1e12);
             EXPECT_LE(ps_before, ps_after);
             if (ps_before == ps_after) {
-              EXPECT_LE(before.pace, after.pace);
+              EXPECT_LE(std::llround(before.pace * 1e12), std::llround(after.pace * 1e12));
             }
           }
           for (int r = 1; r < p; ++r)
