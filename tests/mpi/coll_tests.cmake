@@ -133,22 +133,17 @@ foreach(program coll_all coll_nonblocking coll_persistent)
   list(TRANSFORM COLL_HIERARCHICAL PREPEND "-x;STRATA_COLL_" OUTPUT_VARIABLE forced)
   strata_scenario_test(${program} np7.shuffled.hierarchical NP 7 LAUNCH ${COLL_SHUFFLED} ${forced})
 endforeach()
-# The multi-leader allreduce forced on three nodes of 3, 2 and 2 ranks (so one rank of the first node carries no
-# slice), and on one shuffled node (a reduce-scatter and an allgather).
+# The multi-leader allreduce and the multi-lane bcast forced on three nodes of 3, 2 and 2 ranks scattered over them
+# (--map-by node; one rank of the first node carries no slice), the allreduce on one shuffled node (a reduce-scatter
+# and an allgather), and the bcast on four nodes of 2 in block order (the root's node sends to two nodes, one by each
+# of its ranks).
 foreach(program coll_all coll_nonblocking coll_persistent)
-  strata_scenario_test(${program} np7.nodes3.multi_leader NP 7
+  strata_scenario_test(${program} np7.nodes3.multi_leader_lane NP 7
                        LAUNCH --topology ${COLL_NODE} --nodes 3 --map-by node --bind-to core
-                              -x STRATA_COLL_ALLREDUCE=multi_leader)
+                              -x STRATA_COLL_ALLREDUCE=multi_leader -x STRATA_COLL_BCAST=multi_lane)
 endforeach()
 strata_scenario_test(coll_all np7.shuffled.multi_leader NP 7
                      LAUNCH ${COLL_SHUFFLED} -x STRATA_COLL_ALLREDUCE=multi_leader)
-# The multi-lane bcast forced on three nodes of 3, 2 and 2 ranks scattered over them (--map-by node), and on four
-# nodes of 2 in block order (the root's node sends to two nodes, one by each of its ranks).
-foreach(program coll_all coll_nonblocking coll_persistent)
-  strata_scenario_test(${program} np7.nodes3.multi_lane NP 7
-                       LAUNCH --topology ${COLL_NODE} --nodes 3 --map-by node --bind-to core
-                              -x STRATA_COLL_BCAST=multi_lane)
-endforeach()
 strata_scenario_test(coll_all np8.nodes4.multi_lane NP 8
                      LAUNCH --topology ${COLL_NODE} --nodes 4 --bind-to core -x STRATA_COLL_BCAST=multi_lane)
 # The distance-aware tree and ring forced on one shuffled node (the ring serves one node only), the distance-aware
