@@ -1,7 +1,9 @@
 // strata-plan: what the cost model (coll/cost_model.hpp) predicts for every algorithm of one collective on a
-// described cluster, fastest first. Nothing runs and nothing is sent: each rank's schedule is built as the library
-// would build it (its hierarchy from coll::make_hierarchy on what that rank knows, hierarchy.hpp) and the model
-// walks them all, each link costed by the class of the two ranks' true distance, each node's network port single.
+// described cluster, fastest first, with the pace calls back to back could keep (its last column; of equal
+// predictions, the lower pace first, as the library ranks them). Nothing runs and nothing is sent: each rank's
+// schedule is built as the library would build it (its hierarchy from coll::make_hierarchy on what that rank knows,
+// hierarchy.hpp) and the model walks them all, each link costed by the class of the two ranks' true distance, each
+// node's network port single.
 // With network levels in the machine (mpiexec --network's words: "nodes:8 rack:2 switch:2 ..."), links between nodes
 // are costed as same switch, same rack or other node, and the hierarchies cut by rack and switch before the node.
 //
