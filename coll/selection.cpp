@@ -179,11 +179,11 @@ constexpr int kMostRanksCosted = 128;
 // 8 B with ranks scattered (55.3 us predicted, hierarchical 55.9: a tie the runs do not bear out, 224 / 95 us), and
 // reduce_bcast in block order. Since then a multi-leader allreduce of one slice (8 B: one element) is built as the
 // hierarchical one: the two differed only in their node steps, the multi-leader's slower.
-// 2026-11-30, bcast on 4 nodes of 2 (run-topology, 4 rounds; us, stream / one call alone): in block order the
+// 2026-11-30, bcast on 4 nodes of 2 (run-topology, 4 rounds; us, a stream / one call alone): in block order the
 // binomial, hierarchical and multi_lane bcasts are predicted alike here (ranks outnumber processors: each tree's time
-// is its processors' work), and multi_lane comes first by its pace (model_choice.hpp): 8 B 13.7 / 210-361 against
-// binomial's 15.4 / 211-354 and the pipeline's 14.0 / 339-521; 64 KiB 460 / 678-926 against 431 / 665-900 (the
-// pipeline 394 / 929-1241); 1 MiB 1691 / 2140-2552 against 1886 / 2319-2924. Ranks scattered: 12.9, 428, 1518.
+// is its processors' work), and multi_lane comes first by its pace (model_choice.hpp): 8 B 9.2 / 216-361 against
+// binomial's 13.7 / 211-354 and the pipeline's 10.8 / 339-521; 64 KiB 323 against 423 and 334 (one call: 620-990
+// against the pipeline's 850-1270); 1 MiB 1372 against 1620 and 4358. Ranks scattered: 9.8, 389, 1389.
 // A hierarchical level among nodes' leaders once took these one-node rules too: at 2 leaders and 1 MiB a bcast
 // pipeline and an allreduce segmented_ring, whose pieces each pay a rendezvous over tcp. With the model choosing
 // there instead (select_level; run-topology, 3 rounds, ranks scattered, 2 / 4 nodes): hierarchical bcast 1 MiB

@@ -196,27 +196,31 @@ std::size_t node_cut(const Hierarchy& h) {
   return d;
 }
 
-// The process of `part` (led by `leader`) that carries the part's j-th send across the network: the leader, then
-// the part's other processes in rank order, and round again.
-int lane(const std::vector<int>& part, int leader, std::size_t j) {
-  const std::size_t i = j % part.size();
+// The process of `part` (led by `leader`) that carries the j-th of the part's `sends` across the network: the
+// leader, then the part's other processes in rank order, and round again. `relay`: the leader took the data from
+// the network itself; while the part's other processes outnumber its sends, they carry them, one each.
+int lane(const std::vector<int>& part, int leader, std::size_t j, std::size_t sends, bool relay) {
+  const std::size_t i = relay && sends < part.size() ? j + 1 : j % part.size();
   if (i == 0) return leader;
   std::size_t seen = 0;
   for (int r : part)
     if (r != leader && ++seen == i) return r;
-  return leader;  // not reached: the leader is one of the part's processes
+  return leader;  // not reached: i < part.size()
 }
 
 // The hierarchical bcast with the level across nodes spread over each node's processes (the lanes of Traff and
-// Hunold's multi-lane collectives): a binomial tree over the nodes, in which a node's leader sends to its first
-// (largest) child node as soon as it holds the data, the node's processes then share the data by the node's own
-// bcast, and the node's further child nodes each get it from the node's next process in rank order. The tree's depth
-// and its messages across the network are those of the hierarchical bcast over a binomial level, but the root no
-// longer sends log2(nodes) of them one after another: back-to-back bcasts go at the pace of the busiest sender. 8 B,
-// 8 ranks on 4 simulated nodes of 2 in block order, us per call in a stream: 13.7, where the hierarchical bcast takes
-// 16.6, binomial 15.4 and the pipeline 14.0; one call alone 216-361, binomial 211-354, the pipeline 339-521. One
-// node's second lane costs a hop inside the node, which the cost model sees where processors are not shared
-// (model_choice.hpp: the multi-lane bcast then comes after the binomial one).
+// Hunold's multi-lane collectives): a binomial tree over the nodes, whose sends between nodes a node spreads over its
+// processes (lane()). The root's node's leader sends to its first (largest) child node as soon as it holds the data;
+// the node's processes then share the data by the node's own bcast, and its further child nodes each get it from the
+// node's next process in rank order. Any other node's leader took the data from the network, and leaves its node's
+// sends to the others while they are enough. The tree's depth and its messages across the network are those of the
+// hierarchical bcast over a binomial level, but no process sends log2(nodes) of them one after another:
+// back-to-back bcasts go at the pace of the busiest sender. 8 ranks on 4 simulated nodes of 2 in block order, us per
+// call in a stream (one call alone): 8 B 13.7 (216-361), where the hierarchical bcast takes 16.6, binomial 15.4
+// (211-354) and the pipeline 14.0 (339-521); 64 KiB 293-443 where the pipeline takes 297-436 in the same launches
+// (319-400 against 302-337 when every leader sent first; one call 3-5 % faster then). A node's lanes cost a hop
+// inside the node, which the cost model sees where processors are not shared (model_choice.hpp: the multi-lane bcast
+// then comes after the binomial one).
 void multi_lane_bcast(const Args& a, Schedule& s) {
   const Hierarchy& h = *a.hierarchy;
   std::vector<Step> st = steps(h, a.rank, a.root, false);
@@ -237,14 +241,20 @@ void multi_lane_bcast(const Args& a, Schedule& s) {
     const auto j = static_cast<std::size_t>(std::find_if(siblings.begin(), siblings.end(), [&](const Child& c) {
                                               return part(c.vrank) == mine;
                                             }) - siblings.begin());
-    got = s.recv(data, lane(nodes.parts[parent], nodes.leaders[parent], j), kUp);
+    got = s.recv(data, lane(nodes.parts[parent], nodes.leaders[parent], j, siblings.size(), node.parent != 0), kUp);
   }
-  if (nodes.me >= 0 && !node.children.empty())
-    s.send(data, nodes.leaders[part(node.children.front().vrank)], kUp, {got});
+  const std::size_t sends = node.children.size();
+  const bool relay = node.parent >= 0;  // not the root's node
+  auto send = [&](std::size_t j, VertexId after) {
+    s.send(data, nodes.leaders[part(node.children[j].vrank)], kUp, {after});
+  };
+  // A leader's first send leaves as soon as it holds the data; every other one once the node has it.
+  const bool early =
+      nodes.me >= 0 && sends > 0 && lane(nodes.parts[mine], nodes.leaders[mine], 0, sends, relay) == a.rank;
+  if (early) send(0, got);
   const VertexId held = bcast_down(a, st, n + 1, kUp, s, got);
-  for (std::size_t j = 1; j < node.children.size(); ++j)
-    if (lane(nodes.parts[mine], nodes.leaders[mine], j) == a.rank)
-      s.send(data, nodes.leaders[part(node.children[j].vrank)], kUp, {held});
+  for (std::size_t j = early ? 1 : 0; j < sends; ++j)
+    if (lane(nodes.parts[mine], nodes.leaders[mine], j, sends, relay) == a.rank) send(j, held);
 }
 
 bool multi_lane_applies(const Args& a) { return a.hierarchy != nullptr && a.hierarchy->spans_nodes(); }

@@ -486,19 +486,21 @@ std::set<std::pair<int, int>> sends_between_nodes(const char* algorithm, int nod
 
 // 4 nodes of 2: the binomial tree over the nodes, vranks relative to the root's node, sends node 0 -> 2 and 0 -> 1,
 // then 2 -> 3. The hierarchical bcast's root node sends both; the multi-lane one's first child gets it from the
-// root's node's leader and the second from the node's other rank.
+// root's node's leader and the second from the node's other rank, and node 2's one send leaves from its other rank
+// (its leader took the data from the network).
 TEST(MultiLaneBcast, ANodesRanksShareItsSendsAcrossTheNetwork) {
   using Sends = std::set<std::pair<int, int>>;
   EXPECT_EQ(sends_between_nodes("hierarchical", 4, 2, 0), (Sends{{0, 4}, {0, 2}, {4, 6}}));
-  EXPECT_EQ(sends_between_nodes("multi_lane", 4, 2, 0), (Sends{{0, 4}, {1, 2}, {4, 6}}));
-  // Root 3 (node 1, whose leader it is; rank 2 is its other lane): nodes 1 -> 3, 1 -> 2, then 3 -> 0.
-  EXPECT_EQ(sends_between_nodes("multi_lane", 4, 2, 3), (Sends{{3, 6}, {2, 4}, {6, 0}}));
-  // 8 nodes of 2 from root 0: node 0 sends to 4, 2 and 1 (lanes 0, 1, then 0 again); node 4 to 6 and 5; node 2 to
-  // 3; node 6 to 7.
+  EXPECT_EQ(sends_between_nodes("multi_lane", 4, 2, 0), (Sends{{0, 4}, {1, 2}, {5, 6}}));
+  // Root 3 (node 1, whose leader it is; rank 2 is its other lane): nodes 1 -> 3, 1 -> 2, then 3 -> 0 from rank 7.
+  EXPECT_EQ(sends_between_nodes("multi_lane", 4, 2, 3), (Sends{{3, 6}, {2, 4}, {7, 0}}));
+  // 8 nodes of 2 from root 0: node 0 sends to 4, 2 and 1 (lanes 0, 1, then 0 again); node 4 to 6 and 5 (two sends
+  // for two ranks: leader first); node 2 to 3 and node 6 to 7, each from its second rank.
   EXPECT_EQ(sends_between_nodes("multi_lane", 8, 2, 0),
-            (Sends{{0, 8}, {1, 4}, {0, 2}, {8, 12}, {9, 10}, {4, 6}, {12, 14}}));
+            (Sends{{0, 8}, {1, 4}, {0, 2}, {8, 12}, {9, 10}, {5, 6}, {13, 14}}));
   // 4 nodes of 1: a single lane each, the binomial tree over the nodes.
   EXPECT_EQ(sends_between_nodes("multi_lane", 4, 1, 0), (Sends{{0, 2}, {0, 1}, {2, 3}}));
+  // 2 nodes of 4: the root's node has one send, which its leader makes.
+  EXPECT_EQ(sends_between_nodes("multi_lane", 2, 4, 0), (Sends{{0, 4}}));
 }
-
 }  // namespace
