@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "datatype/pack.hpp"
@@ -300,6 +301,13 @@ double predict(int ranks, const std::function<void(int, Schedule&)>& build, cons
 Forecast forecast(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
                   const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of) {
   return Simulation(ranks, build, parameters, link_of, node_of).run();
+}
+
+bool ranks_before(const Forecast& x, const Forecast& y) {
+  auto picoseconds = [](const Forecast& f) {
+    return std::pair(std::llround(f.seconds * 1e12), std::llround(f.pace * 1e12));
+  };
+  return picoseconds(x) < picoseconds(y);
 }
 
 }  // namespace strata::coll

@@ -88,6 +88,10 @@ struct Forecast {
   double seconds = -1;  // predict()'s
   double pace = 0;
 };
+// The order the model ranks forecasts in: by time, then by pace, each to the picosecond (the same sums in another
+// order differ in their last bits); equal in both, neither comes first.
+bool ranks_before(const Forecast& x, const Forecast& y);
+
 Forecast forecast(int ranks, const std::function<void(int, Schedule&)>& build, const CostParameters& parameters,
                   const std::function<LinkClass(int, int)>& link_of, const std::function<int(int)>& node_of = {});
 

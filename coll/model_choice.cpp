@@ -1,11 +1,9 @@
 #include "coll/model_choice.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <set>
-#include <utility>
 
 #include "coll/algorithms/grouped.hpp"
 #include "datatype/predefined.hpp"
@@ -60,14 +58,10 @@ std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const A
     }
     if (best.groups != 0) out.push_back(best);
   }
-  // Uncostable ones last; then by time and by pace, each to the picosecond (sums of the same figures in another order
-  // differ in their last bits), and in the order given (the caller's preference).
-  auto picoseconds = [](const Candidate& c) {
-    return std::pair(std::llround(c.seconds * 1e12), std::llround(c.pace * 1e12));
-  };
-  std::stable_sort(out.begin(), out.end(), [&](const Candidate& x, const Candidate& y) {
+  // Uncostable ones last; then as the model ranks forecasts, and in the order given (the caller's preference).
+  std::stable_sort(out.begin(), out.end(), [](const Candidate& x, const Candidate& y) {
     if ((x.seconds < 0) != (y.seconds < 0)) return y.seconds < 0;
-    return picoseconds(x) < picoseconds(y);
+    return ranks_before({x.seconds, x.pace}, {y.seconds, y.pace});
   });
   return out;
 }

@@ -138,6 +138,13 @@ Step among(const std::vector<int>& ranks, int me) {
   return st;
 }
 
+// The level whose parts are nodes (below the racks' and switches' levels, where the job has them).
+std::size_t node_cut(const Hierarchy& h) {
+  std::size_t d = 0;
+  while (d < h.levels.size() && h.levels[d].name != topo::short_name(topo::Level::Node)) ++d;
+  return d;
+}
+
 // The cuts inside a node (packages, caches) pay off between processes that pass messages, but the node's shared
 // memory serves all of its processes at once, one write and p-1 reads, which cut levels only repeat level by level:
 // a bcast of 8 MiB to 4 processes of "pack:2 core:2" takes 2.7 ms down its 2 levels and 0.64 ms through the node's
@@ -146,22 +153,20 @@ Step among(const std::vector<int>& ranks, int me) {
 // node is one level, flat among its processes in rank order, and the steps end there.
 void node_as_one_level(Operation op, const Args& a, int root, std::vector<Step>& st) {
   const Hierarchy& h = *a.hierarchy;
-  for (std::size_t d = 1; d < st.size(); ++d) {
-    if (h.levels[d - 1].name != topo::short_name(topo::Level::Node)) continue;  // d: this rank's node
-    const std::vector<int>& members = h.levels[d].members;
-    auto index = [&](int r) {
-      return static_cast<int>(std::find(members.begin(), members.end(), r) - members.begin());
-    };
-    Step node = among(members, index(a.rank));
-    node.members = &members;
-    for (int r : members) node.parts.push_back({r});
-    node.top = index(leader(members, root));
-    Args sub = a;
-    if (std::string_view(level_algorithm(op, sub, node)->name).starts_with("shared_memory")) {
-      st.resize(d);
-      st.push_back(std::move(node));
-    }
-    return;
+  const std::size_t d = node_cut(h) + 1;  // this rank's node
+  if (d >= st.size()) return;
+  const std::vector<int>& members = h.levels[d].members;
+  auto index = [&](int r) {
+    return static_cast<int>(std::find(members.begin(), members.end(), r) - members.begin());
+  };
+  Step node = among(members, index(a.rank));
+  node.members = &members;
+  for (int r : members) node.parts.push_back({r});
+  node.top = index(leader(members, root));
+  Args sub = a;
+  if (std::string_view(level_algorithm(op, sub, node)->name).starts_with("shared_memory")) {
+    st.resize(d);
+    st.push_back(std::move(node));
   }
 }
 
@@ -188,13 +193,6 @@ void bcast(const Args& a, Schedule& s) {
 }
 
 // ---- Multi-lane bcast ---------------------------------------------------------------------------------------------
-
-// The level whose parts are nodes (below the racks' and switches' levels, where the job has them).
-std::size_t node_cut(const Hierarchy& h) {
-  std::size_t d = 0;
-  while (d < h.levels.size() && h.levels[d].name != topo::short_name(topo::Level::Node)) ++d;
-  return d;
-}
 
 // The process of `part` (led by `leader`) that carries the j-th of the part's `sends` across the network: the
 // leader, then the part's other processes in rank order, and round again. `relay`: the leader took the data from

@@ -23,14 +23,12 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <new>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "cluster.hpp"
@@ -263,10 +261,8 @@ int run(int argc, char** argv) {
   // As the library ranks them (coll/model_choice.hpp): by time to the picosecond, then by pace.
   std::stable_sort(predictions.begin(), predictions.end(), [](const Prediction& x, const Prediction& y) {
     const auto rank = [](const Prediction& p) { return p.applies && p.seconds >= 0 ? 0 : p.applies ? 1 : 2; };
-    const auto key = [](const Prediction& p) {
-      return std::pair(std::llround(p.seconds * 1e12), std::llround(p.pace * 1e12));
-    };
-    return rank(x) != rank(y) ? rank(x) < rank(y) : rank(x) == 0 && key(x) < key(y);
+    return rank(x) != rank(y) ? rank(x) < rank(y)
+                              : rank(x) == 0 && coll::ranks_before({x.seconds, x.pace}, {y.seconds, y.pace});
   });
 
   std::printf("# %s", coll::operation_name(o.op));
