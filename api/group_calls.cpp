@@ -17,7 +17,6 @@ using namespace strata::api;
 
 static_assert(comm::kUndefined == MPI_UNDEFINED && comm::kProcNull == MPI_PROC_NULL);
 static_assert(comm::kIdent == MPI_IDENT && comm::kSimilar == MPI_SIMILAR && comm::kUnequal == MPI_UNEQUAL);
-static_assert(comm::kErrRank == MPI_ERR_RANK && comm::kErrGroup == MPI_ERR_GROUP && comm::kErrArg == MPI_ERR_ARG);
 
 namespace strata::api {
 

@@ -22,8 +22,6 @@ using namespace strata;
 using namespace strata::api;
 
 static_assert(runtime::kMaxInfoKey == MPI_MAX_INFO_KEY && runtime::kMaxInfoVal == MPI_MAX_INFO_VAL);
-static_assert(runtime::kErrInfoKey == MPI_ERR_INFO_KEY && runtime::kErrInfoNokey == MPI_ERR_INFO_NOKEY &&
-              runtime::kErrInfoValue == MPI_ERR_INFO_VALUE && runtime::kErrArg == MPI_ERR_ARG);
 
 namespace strata::api {
 

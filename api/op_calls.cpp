@@ -22,7 +22,6 @@ static_assert(index_of(MPI_MAX) == datatype::kOpMax && index_of(MPI_MIN) == data
               index_of(MPI_MAXLOC) == datatype::kOpMaxloc && index_of(MPI_MINLOC) == datatype::kOpMinloc &&
               index_of(MPI_REPLACE) == datatype::kOpReplace && index_of(MPI_NO_OP) == datatype::kOpNoOp &&
               index_of(MPI_OP_NULL) == datatype::kOpNull);
-static_assert(MPI_ERR_OP == datatype::kErrOp && MPI_ERR_UNSUPPORTED_OPERATION == datatype::kErrUnsupportedOperation);
 static_assert(std::is_same_v<MPI_User_function, datatype::UserFunction>);
 static_assert(std::is_same_v<MPI_User_function_c, datatype::UserFunctionLarge>);
 

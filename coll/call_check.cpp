@@ -11,7 +11,6 @@
 namespace strata::coll {
 namespace {
 
-constexpr int kErrCount = 2, kErrType = 3, kErrRoot = 8, kErrOp = 10, kErrOther = 16;  // MPI_ERR_*
 // The tags of the record's allgather (Bruck: one per step, at most 31); the algorithm's come after them.
 constexpr int kCheckTags = 32;
 

@@ -22,7 +22,7 @@ Status Collective::create(Operation op, Args args, const Channel& channel, const
     algorithm->build(args, c->schedule_);
   }
   if (c->schedule_.tags() > kTagsPerCollective)
-    return strata::error(17, std::string("internal: ") + operation_name(op) + " algorithm " + algorithm->name +
+    return strata::error(kErrIntern, std::string("internal: ") + operation_name(op) + " algorithm " + algorithm->name +
                                  " uses " + std::to_string(c->schedule_.tags()) +
                                  " tags, more than its block");  // MPI_ERR_INTERN
   c->port_ = std::make_unique<TransportPort>(channel);

@@ -20,8 +20,6 @@
 namespace strata::coll {
 namespace {
 
-constexpr int kErrArg = 13;    // MPI_ERR_ARG: the file says something wrong
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER: the file cannot be read
 
 constexpr auto kClasses = static_cast<std::size_t>(LinkClass::kCount);
 constexpr std::size_t kGamma = kClasses;  // the entry after the link classes

@@ -17,7 +17,6 @@
 namespace strata::coll {
 namespace {
 
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 constexpr std::size_t kHeaderBytes = 64;
 constexpr std::size_t kPage = 4096;  // payloads start on a page of their own
 

@@ -17,7 +17,6 @@
 namespace strata::coll {
 namespace {
 
-constexpr int kErrArg = 13;  // MPI_ERR_ARG
 constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 
 // The default table: for each operation, rules in order; the first whose bounds hold and whose algorithm applies

@@ -7,12 +7,6 @@
 #include "transport/engine.hpp"
 
 namespace strata::coll {
-namespace {
-
-constexpr int kErrTruncate = 15;  // MPI_ERR_TRUNCATE
-constexpr int kErrIntern = 17;    // MPI_ERR_INTERN
-
-}  // namespace
 
 void TransportPort::set_run(int tag_base, uint64_t run) {
   tag_base_ = tag_base;

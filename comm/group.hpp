@@ -21,9 +21,6 @@ constexpr int kProcNull = -1;       // MPI_PROC_NULL
 constexpr int kIdent = 0;           // MPI_IDENT
 constexpr int kSimilar = 2;         // MPI_SIMILAR
 constexpr int kUnequal = 3;         // MPI_UNEQUAL
-constexpr int kErrRank = 6;         // MPI_ERR_RANK
-constexpr int kErrGroup = 9;        // MPI_ERR_GROUP
-constexpr int kErrArg = 13;         // MPI_ERR_ARG
 
 struct Group {
   std::vector<int> world_ranks;  // the members in group order: group rank i is world rank world_ranks[i]

@@ -13,7 +13,6 @@
 namespace strata::comm {
 namespace {
 
-constexpr int kErrInfo = 34;         // MPI_ERR_INFO
 constexpr std::size_t kShownValue = 200;  // how much of a caller's value an error message repeats
 
 const char* kind_name(SplitKind k) {
@@ -90,7 +89,7 @@ Status check_agreement(const std::vector<SplitRecord>& records, SplitPlan& plan)
     if (participates(records[r]) && !same_value(records[first], records[r])) {
       plan.differing[0] = first;
       plan.differing[1] = r;
-      return error(runtime::kErrInfoValue, "processes passed different mpi_hw_resource_type values");
+      return error(kErrInfoValue, "processes passed different mpi_hw_resource_type values");
     }
   return {};
 }

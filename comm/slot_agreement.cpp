@@ -5,7 +5,6 @@
 namespace strata::comm {
 namespace {
 
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 constexpr uint64_t kUncontended = 1;
 
 }  // namespace

@@ -9,10 +9,6 @@
 namespace strata::datatype {
 namespace {
 
-constexpr int kErrCount = 2;            // MPI_ERR_COUNT
-constexpr int kErrType = 3;             // MPI_ERR_TYPE
-constexpr int kErrArg = 13;             // MPI_ERR_ARG
-constexpr int kErrValueTooLarge = 60;   // MPI_ERR_VALUE_TOO_LARGE
 
 // Overflow-checked arithmetic: the first overflow is remembered and turns the whole construction into an error.
 struct Checked {

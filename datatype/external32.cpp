@@ -9,7 +9,6 @@
 namespace strata::datatype {
 namespace {
 
-constexpr int kErrConversion = 25;  // MPI_ERR_CONVERSION
 
 enum class Kind : std::uint8_t { kBytes, kSigned, kUnsigned, kFloat, kLongDouble };
 

@@ -15,8 +15,6 @@
 
 namespace strata::datatype {
 
-constexpr int kErrOp = 10;                       // MPI_ERR_OP
-constexpr int kErrUnsupportedOperation = 52;     // MPI_ERR_UNSUPPORTED_OPERATION
 
 // The predefined operators. The values are the handle indices in include/mpi.h (api/op_calls.cpp checks that at
 // compile time), so the table of predefined operators is indexed directly by a handle's index.

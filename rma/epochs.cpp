@@ -6,7 +6,6 @@
 namespace strata::rma {
 namespace {
 
-constexpr int kErrRmaSync = 47;  // MPI_ERR_RMA_SYNC
 
 Status sync_error(const std::string& message) { return error(kErrRmaSync, message); }
 

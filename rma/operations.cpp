@@ -8,7 +8,6 @@
 namespace strata::rma {
 namespace {
 
-constexpr int kErrRmaRange = 54;  // MPI_ERR_RMA_RANGE
 
 Status check_access(Window& w, const TargetAccess& at) {
   if (Status s = w.epochs.access(at.target); !s.ok()) return s;

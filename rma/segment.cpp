@@ -13,8 +13,6 @@
 namespace strata::rma {
 namespace {
 
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER
-constexpr int kErrNoMem = 39;  // MPI_ERR_NO_MEM
 
 Status os_error(const std::string& what, const std::string& name, int e) {
   return error(e == ENOSPC || e == ENOMEM ? kErrNoMem : kErrOther, what + " " + name + ": " + std::strerror(e));

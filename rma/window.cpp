@@ -17,7 +17,6 @@
 namespace strata::rma {
 namespace {
 
-constexpr int kErrRmaShared = 56;  // MPI_ERR_RMA_SHARED
 
 // What each process brings to the creation, exchanged in one allgather.
 struct Record {
@@ -116,7 +115,6 @@ Status create(const comm::Communicator& parent, const runtime::World& world, Fla
   Status made = local;
   if (made.ok() && flavor == Flavor::Allocate && mine.size > 0 && posix_memalign(&allocated, 64, mine.size) != 0) {
     allocated = nullptr;
-    constexpr int kErrNoMem = 39;  // MPI_ERR_NO_MEM
     made = error(kErrNoMem, "cannot allocate " + std::to_string(mine.size) + " bytes");
   }
   char* const memory = flavor == Flavor::Allocate ? static_cast<char*>(allocated) : base;
@@ -363,8 +361,6 @@ Status test(Window& w, bool& done) {
 }
 
 Status attach(Window& w, void* base, std::size_t size) {
-  constexpr int kErrRmaFlavor = 57;  // MPI_ERR_RMA_FLAVOR
-  constexpr int kErrRmaAttach = 55;  // MPI_ERR_RMA_ATTACH
   if (w.flavor != Flavor::Dynamic)
     return error(kErrRmaFlavor, "memory can be attached to dynamic windows only (MPI_Win_create_dynamic)");
   const auto lo = reinterpret_cast<std::uintptr_t>(base);
@@ -377,8 +373,6 @@ Status attach(Window& w, void* base, std::size_t size) {
 }
 
 Status detach(Window& w, const void* base) {
-  constexpr int kErrRmaFlavor = 57;
-  constexpr int kErrRmaAttach = 55;
   if (w.flavor != Flavor::Dynamic)
     return error(kErrRmaFlavor, "memory can be detached from dynamic windows only (MPI_Win_create_dynamic)");
   auto& regions = w.channel->memory().attached;

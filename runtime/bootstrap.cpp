@@ -10,7 +10,6 @@
 namespace strata::runtime {
 namespace {
 
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER; runtime/ does not include mpi.h
 
 bool g_launched = false;
 pmix_proc_t g_self;

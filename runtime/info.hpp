@@ -18,10 +18,6 @@ namespace strata::runtime {
 // The mpi.h values (mpi.h is not included below api/; api/info_calls.cpp checks at compile time that they agree).
 constexpr std::size_t kMaxInfoKey = 255;   // MPI_MAX_INFO_KEY: the longest key, terminator excluded
 constexpr std::size_t kMaxInfoVal = 1024;  // MPI_MAX_INFO_VAL: the longest value, terminator excluded
-constexpr int kErrInfoKey = 31;            // MPI_ERR_INFO_KEY
-constexpr int kErrInfoNokey = 32;          // MPI_ERR_INFO_NOKEY
-constexpr int kErrInfoValue = 33;          // MPI_ERR_INFO_VALUE
-constexpr int kErrArg = 13;                // MPI_ERR_ARG
 
 // kErrInfoKey unless 1 <= key.size() <= kMaxInfoKey; kErrInfoValue unless value.size() <= kMaxInfoVal.
 Status check_key(std::string_view key);

@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "runtime/error_classes.hpp"
+
 namespace strata {
 
 struct Status {

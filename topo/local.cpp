@@ -6,7 +6,6 @@
 namespace strata::topo {
 namespace {
 
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 
 // The hostname of every node id, as the network groups name nodes.
 Status node_names(const runtime::World& world, std::vector<std::string>& names) {

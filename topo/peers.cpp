@@ -9,7 +9,6 @@
 namespace strata::topo {
 namespace {
 
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 const std::string kBindingKey = "strata.binding";
 
 // `rank`'s binding on my machine: the launcher's, else the published affinity; the whole machine when unbound.

@@ -18,7 +18,6 @@
 namespace strata::transport {
 namespace {
 
-constexpr int kErrTruncate = 15;  // MPI_ERR_TRUNCATE
 constexpr std::size_t kSelfEagerLimit = 16 * 1024;
 constexpr int kChunkBits = 20;  // low bits of a data tag number the chunks of one transfer
 const char* kAddressKey = "strata.addr";

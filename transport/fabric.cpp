@@ -15,7 +15,6 @@
 namespace strata::transport {
 namespace {
 
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 constexpr int kReceiveBuffers = 64;
 constexpr std::size_t kBufferBytes = sizeof(Header) + kFabricEagerLimit;
 constexpr std::size_t kInjectStaging = 4096;

@@ -22,7 +22,6 @@ static_assert(std::atomic<uint32_t>::is_always_lock_free);
 
 namespace {
 
-constexpr int kErrOther = 16;  // MPI_ERR_OTHER
 constexpr uint32_t kWrap = 1;
 // Past kRewindOffset, a record of kRewindBytes or more finds out whether the ring is drained, and if so starts at
 // the front (.hpp). Smaller records do not ask: in a stream the read of `head` would cost more than their copy.

@@ -13,7 +13,6 @@
 namespace strata::plan {
 namespace {
 
-constexpr int kErrArg = 13;  // MPI_ERR_ARG
 
 constexpr std::string_view kNodes = "nodes:";
 

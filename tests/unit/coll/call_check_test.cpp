@@ -20,7 +20,6 @@ using namespace strata::coll;
 
 namespace {
 
-constexpr int kErrCount = 2, kErrType = 3, kErrRoot = 8, kErrOp = 10, kErrOther = 16;  // MPI_ERR_*
 const datatype::TypeRef kIntType = datatype::predefined(datatype::kInt);
 const datatype::TypeRef kFloatType = datatype::predefined(datatype::kFloat);
 

@@ -14,7 +14,6 @@ using namespace strata::coll;
 
 namespace {
 
-constexpr int kErrArg = 13, kErrOther = 16;
 
 std::string write_file(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + "strata_costs_" + name;

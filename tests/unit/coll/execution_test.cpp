@@ -112,7 +112,7 @@ TEST(Execution, AppendedPartRunsAfterItsDependencyWithItsOwnTagsAndScratch) {
 TEST(Execution, FailingCallbackStopsTheRun) {
   int value = 7, got = 0;
   const std::string failure = run_all(1, [&](int, Schedule& s) {
-    const VertexId fails = s.callback([] { return error(13, "checked and refused"); }, {});
+    const VertexId fails = s.callback([] { return error(kErrArg, "checked and refused"); }, {});
     s.copy({Buf::user(&value), 1, kInt}, {Buf::user(&got), 1, kInt}, {fails});
   });
   EXPECT_EQ(failure, "checked and refused");

@@ -25,10 +25,10 @@
 using namespace strata::datatype;
 namespace dt = strata::datatype;
 using strata::Status;
+using strata::kErrArg, strata::kErrCount, strata::kErrType;
 
 namespace {
 
-constexpr int kErrCount = 2, kErrType = 3, kErrArg = 13;  // MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_ARG
 
 // ---- Reference: explicit type maps ---------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@
 #include "datatype/predefined.hpp"
 
 using namespace strata::datatype;
+using strata::kErrOp;
 
 namespace {
 
