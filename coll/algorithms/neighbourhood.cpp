@@ -3,11 +3,10 @@
 // comm::neighbours), all at once. MPI_PROC_NULL neighbours keep their place in the buffers and move nothing. The
 // tags pair the k-th message between two ranks with the k-th receive (comm/process_topology.hpp).
 #include "coll/algorithms.hpp"
+#include "comm/group.hpp"
 
 namespace strata::coll {
 namespace {
-
-constexpr int kProcNull = -1;  // MPI_PROC_NULL
 
 Data send_data(const Args& a) { return {a.send_buf(), a.sendcount, a.sendtype}; }
 Data recv_data(const Args& a) { return {a.recv_buf(), a.recvcount, a.recvtype}; }
@@ -16,9 +15,9 @@ Data recv_data(const Args& a) { return {a.recv_buf(), a.recvcount, a.recvtype}; 
 template <class Out, class In>
 void exchange(const Args& a, Schedule& s, Out out, In into) {
   for (std::size_t i = 0; i < a.sources.size(); ++i)
-    if (a.sources[i] != kProcNull) s.recv(into(i), a.sources[i], a.source_tags[i]);
+    if (a.sources[i] != comm::kProcNull) s.recv(into(i), a.sources[i], a.source_tags[i]);
   for (std::size_t j = 0; j < a.destinations.size(); ++j)
-    if (a.destinations[j] != kProcNull) s.send(out(j), a.destinations[j], a.destination_tags[j]);
+    if (a.destinations[j] != comm::kProcNull) s.send(out(j), a.destinations[j], a.destination_tags[j]);
 }
 
 void allgather(const Args& a, Schedule& s) {

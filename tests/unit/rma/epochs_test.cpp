@@ -6,18 +6,14 @@
 
 using namespace strata::rma;
 
-namespace {
-constexpr int kRmaSync = 47;  // MPI_ERR_RMA_SYNC
-}
-
 TEST(Epochs, NothingOpenAtFirst) {
   Epochs e(3);
   EXPECT_TRUE(e.fence(true).ok());
   EXPECT_TRUE(e.free().ok());
-  EXPECT_EQ(e.unlock_all().error_class, kRmaSync);
-  EXPECT_EQ(e.unlock(1).error_class, kRmaSync);
-  EXPECT_EQ(e.flush(0).error_class, kRmaSync);
-  EXPECT_EQ(e.flush_all().error_class, kRmaSync);
+  EXPECT_EQ(e.unlock_all().error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.unlock(1).error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.flush(0).error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.flush_all().error_class, strata::kErrRmaSync);
 }
 
 TEST(Epochs, LockAllCoversEveryTarget) {
@@ -25,15 +21,15 @@ TEST(Epochs, LockAllCoversEveryTarget) {
   ASSERT_TRUE(e.lock_all().ok());
   for (int t = 0; t < 4; ++t) EXPECT_TRUE(e.flush(t).ok());
   EXPECT_TRUE(e.flush_all().ok());
-  EXPECT_EQ(e.lock_all().error_class, kRmaSync);  // not twice
-  EXPECT_EQ(e.lock(2, LockType::Shared).error_class, kRmaSync);
-  EXPECT_EQ(e.fence(true).error_class, kRmaSync);
-  EXPECT_EQ(e.free().error_class, kRmaSync);
-  EXPECT_EQ(e.unlock(2).error_class, kRmaSync);
+  EXPECT_EQ(e.lock_all().error_class, strata::kErrRmaSync);  // not twice
+  EXPECT_EQ(e.lock(2, LockType::Shared).error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.fence(true).error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.free().error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.unlock(2).error_class, strata::kErrRmaSync);
   EXPECT_TRUE(e.locked_all());  // the refused calls changed nothing
   ASSERT_TRUE(e.unlock_all().ok());
   EXPECT_FALSE(e.locked_all());
-  EXPECT_EQ(e.flush(0).error_class, kRmaSync);
+  EXPECT_EQ(e.flush(0).error_class, strata::kErrRmaSync);
   EXPECT_TRUE(e.free().ok());
 }
 
@@ -41,20 +37,20 @@ TEST(Epochs, LocksArePerTarget) {
   Epochs e(3);
   ASSERT_TRUE(e.lock(1, LockType::Exclusive).ok());
   EXPECT_EQ(e.lock_of(1), LockType::Exclusive);
-  EXPECT_EQ(e.lock(1, LockType::Shared).error_class, kRmaSync);  // one lock per target at a time
+  EXPECT_EQ(e.lock(1, LockType::Shared).error_class, strata::kErrRmaSync);  // one lock per target at a time
   EXPECT_EQ(e.lock_of(1), LockType::Exclusive);
   ASSERT_TRUE(e.lock(2, LockType::Shared).ok());
   EXPECT_TRUE(e.flush(1).ok());
   EXPECT_TRUE(e.flush(2).ok());
-  EXPECT_EQ(e.flush(0).error_class, kRmaSync);
+  EXPECT_EQ(e.flush(0).error_class, strata::kErrRmaSync);
   EXPECT_TRUE(e.flush_all().ok());
-  EXPECT_EQ(e.lock_all().error_class, kRmaSync);
-  EXPECT_EQ(e.fence(true).error_class, kRmaSync);
-  EXPECT_EQ(e.free().error_class, kRmaSync);
-  EXPECT_EQ(e.unlock(0).error_class, kRmaSync);
+  EXPECT_EQ(e.lock_all().error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.fence(true).error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.free().error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.unlock(0).error_class, strata::kErrRmaSync);
   ASSERT_TRUE(e.unlock(1).ok());
-  EXPECT_EQ(e.unlock(1).error_class, kRmaSync);
-  EXPECT_EQ(e.free().error_class, kRmaSync);  // target 2 is still locked
+  EXPECT_EQ(e.unlock(1).error_class, strata::kErrRmaSync);
+  EXPECT_EQ(e.free().error_class, strata::kErrRmaSync);  // target 2 is still locked
   ASSERT_TRUE(e.unlock(2).ok());
   EXPECT_EQ(e.lock_of(2), LockType::None);
   EXPECT_TRUE(e.free().ok());

@@ -12,7 +12,6 @@
 using namespace strata::rma;
 
 namespace {
-constexpr int kRmaShared = 56;  // MPI_ERR_RMA_SHARED
 
 bool in_dev_shm(const std::string& name) { return std::filesystem::exists("/dev/shm" + name); }
 }  // namespace
@@ -25,7 +24,7 @@ TEST(SingleNode, OneNodeIsFine) {
 
 TEST(SingleNode, SeveralNodesAreNamed) {
   const strata::Status s = check_single_node({0, 1, 2, 3}, {0, 1, 0, 1});
-  EXPECT_EQ(s.error_class, kRmaShared);
+  EXPECT_EQ(s.error_class, strata::kErrRmaShared);
   EXPECT_NE(s.message.find("2 nodes"), std::string::npos) << s.message;
   EXPECT_NE(s.message.find("rank 0 on node 0"), std::string::npos) << s.message;
   EXPECT_NE(s.message.find("rank 1 on node 1"), std::string::npos) << s.message;
