@@ -83,6 +83,10 @@ void write_status(const transport::RecvStatus& s, MPI_Status* status) {
 }
 
 void write_status(const ApiRequest& r, MPI_Status* status) {
+  if (r.collective) {  // MPI-4.0 6.12 leaves source and tag undefined: the empty status, as for a null request
+    write_empty_status(status);
+    return;
+  }
   if (r.kind == transport::RequestKind::Send && !r.proc_null) {  // a send's status says only whether it was cancelled
     write_status(transport::RecvStatus{MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, r.status.cancelled}, status);
     return;
@@ -92,6 +96,8 @@ void write_status(const ApiRequest& r, MPI_Status* status) {
 
 void write_empty_status(MPI_Status* status) {
   write_status(transport::RecvStatus{MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, false}, status);
+  // The empty status names its error too (MPI-4.0 3.7.3), where a completed request's leaves the field alone.
+  if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = MPI_SUCCESS;
 }
 
 void write_proc_null_status(MPI_Status* status) {

@@ -149,12 +149,12 @@ static inline int test_count(const MPI_Status *status, MPI_Datatype type) {
   return count;
 }
 
-/* An empty status (MPI-4.0 3.7.3): source ANY_SOURCE, tag ANY_TAG, count 0, not cancelled. */
+/* An empty status (MPI-4.0 3.7.3): source ANY_SOURCE, tag ANY_TAG, error MPI_SUCCESS, count 0, not cancelled. */
 static inline int test_status_is_empty(const MPI_Status *status) {
   int cancelled = 1;
   CHECK_MPI(MPI_Test_cancelled(status, &cancelled));
   return status->MPI_SOURCE == MPI_ANY_SOURCE && status->MPI_TAG == MPI_ANY_TAG &&
-         test_count(status, MPI_BYTE) == 0 && !cancelled;
+         status->MPI_ERROR == MPI_SUCCESS && test_count(status, MPI_BYTE) == 0 && !cancelled;
 }
 
 /* A status filled by a receive from MPI_PROC_NULL (MPI-4.0 3.11): source PROC_NULL, tag ANY_TAG, count 0. */
