@@ -126,8 +126,7 @@ Status create_from_group(const Communicator& parent, const std::vector<int>& mem
   View v{parent.collective_context(), static_cast<int>(std::find(members.begin(), members.end(), me) - members.begin()),
          &members};
   int slot = 0;
-  // User tags are >= 0 and internal ones negative, so concurrent calls with different tags never mix.
-  if (Status s = agree_slot(v, tag, slot); !s.ok()) return s;
+  if (Status s = agree_slot(v, create_group_tag(tag), slot); !s.ok()) return s;
   out = make(members, slot, me);
   return {};
 }

@@ -20,6 +20,7 @@ constexpr uint32_t kWorldCollectiveContext = 0 * kContextsPerComm + 1;  // MPI_C
 constexpr int kTagIntercommBase = -(1 << 24);
 constexpr int kTagFromGroupsBase = kTagIntercommBase - (1 << 30);
 constexpr int kTagFromGroupBase = kTagFromGroupsBase - (1 << 29) - 1;  // MPI_Comm_create_from_group's, mod 2^28
+static_assert(kTagFromGroupBase - (1 << 28) > kTagCreateGroupBase, "MPI_Comm_create_group's tags lie below these");
 
 int user_tag(int tag) { return kTagIntercommBase - tag % (1 << 30); }
 int hashed(const std::string& tag, int base, int bits) {

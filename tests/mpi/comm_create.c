@@ -227,6 +227,42 @@ static void test_comm_create_group(void) {
   }
 }
 
+/* The parent's other processes may use it meanwhile (create_group is collective over the group only): each round,
+ * every rank but 0 and j creates on a fresh parent with tag 0, while 0 and j enter a reduce on that parent, which the
+ * members join once they are done. The reduce goes by messages (binomial), as between nodes. Until 2026-11-30 the
+ * members' agreement used the user's tag on the parent's collective context, where the parent's first collective
+ * takes tag 0 too: at 8 ranks, rank 5's reduce message answered for member index 5 at rank 4, and the members'
+ * next collective never ended (MPICH's comm_group_rand, 8 ranks on 2 nodes). */
+static void test_create_group_beside_parent_collectives(void) {
+  if (size < 3) return;
+  MPI_Info info;
+  CHECK_MPI(MPI_Info_create(&info));
+  CHECK_MPI(MPI_Info_set(info, "strata_coll_reduce", "binomial"));
+  int *members = test_malloc(sizeof(int) * (size_t)size);
+  for (int j = 1; j < size; ++j) {
+    MPI_Comm parent;
+    CHECK_MPI(MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &parent));
+    int n = 0;
+    for (int r = 1; r < size; ++r)
+      if (r != j) members[n++] = r;
+    if (rank != 0 && rank != j) {
+      MPI_Group g = make_group(members, n);
+      MPI_Comm c = MPI_COMM_NULL;
+      CHECK_MPI(MPI_Comm_create_group(parent, g, 0, &c));
+      test_check_comm(c, members, n, 500 + j, 19);
+      CHECK_MPI(MPI_Barrier(c));
+      CHECK_MPI(MPI_Comm_free(&c));
+      free_group(&g);
+    }
+    long mine = rank, sum = -1;
+    CHECK_MPI(MPI_Reduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, 0, parent));
+    if (rank == 0) CHECK(sum == (long)size * (size - 1) / 2);
+    CHECK_MPI(MPI_Comm_free(&parent));
+  }
+  free(members);
+  CHECK_MPI(MPI_Info_free(&info));
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
@@ -235,6 +271,7 @@ int main(int argc, char **argv) {
 
   test_comm_create();
   test_comm_create_group();
+  test_create_group_beside_parent_collectives();
 
   CHECK_MPI(MPI_Group_free(&world_group));
   test_barrier();
