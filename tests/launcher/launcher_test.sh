@@ -497,6 +497,18 @@ timeout)
   [ "$ELAPSED_MS" -ge 1500 ] || fail "timed out after only $ELAPSED_MS ms"
   expect_fast
   expect_no_leftovers
+  # The limit may come from MPIEXEC_TIMEOUT, as with MPICH's and Open MPI's launchers; --timeout overrides it.
+  MPIEXEC_TIMEOUT=2 run -n 2 "$CLIENT" hang
+  expect_status 124
+  expect_mpiexec_line "job timed out after 2 s; killing 2 ranks"
+  MPIEXEC_TIMEOUT=600 run -n 2 --timeout 1 "$CLIENT" hang
+  expect_status 124
+  expect_mpiexec_line "job timed out after 1 s; killing 2 ranks"
+  MPIEXEC_TIMEOUT=soon run -n 2 "$CLIENT" exit 0 0
+  [ "$STATUS" != 0 ] || fail "MPIEXEC_TIMEOUT=soon: exit status 0"
+  grep -q "^mpiexec: MPIEXEC_TIMEOUT needs a positive integer, got 'soon'" "$WORK/err" ||
+    fail "MPIEXEC_TIMEOUT=soon: no usage error naming it"
+  expect_no_leftovers
   ;;
 signal)
   # SIGINT is reset to default because a non-interactive shell starts background jobs with it ignored.

@@ -120,6 +120,9 @@ std::string find_program(const std::string& name) {
 
 Options parse_options(int argc, char** argv) {
   Options options;
+  // MPICH's and Open MPI's launchers take the time limit from MPIEXEC_TIMEOUT too; --timeout overrides it.
+  if (const char* limit = std::getenv("MPIEXEC_TIMEOUT"); limit != nullptr && *limit != '\0')
+    options.timeout_seconds = positive_int("MPIEXEC_TIMEOUT", limit);
   int i = 1;
   for (; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -208,7 +211,7 @@ Options parse_options(int argc, char** argv) {
 std::string usage_text() {
   return "usage: mpiexec [options] program [args...]\n"
          "  -n, -np N          number of ranks (default 1)\n"
-         "  --timeout S        kill the job after S seconds (exit status 124)\n"
+         "  --timeout S        kill the job after S seconds (exit status 124; default: $MPIEXEC_TIMEOUT, if set)\n"
          "  --tag-output       prefix output lines with [1,<rank>]<stdout>: or <stderr>:\n"
          "  -x VAR[=VALUE]     export VAR (mpiexec's value, or VALUE) to the ranks\n"
          "  --nodes N          spread the ranks over N simulated nodes node0..node<N-1>\n"
