@@ -22,9 +22,9 @@ Status Collective::create(Operation op, Args args, const Channel& channel, const
     algorithm->build(args, c->schedule_);
   }
   if (c->schedule_.tags() > kTagsPerCollective)
-    return strata::error(kErrIntern, std::string("internal: ") + operation_name(op) + " algorithm " + algorithm->name +
-                                 " uses " + std::to_string(c->schedule_.tags()) +
-                                 " tags, more than its block");  // MPI_ERR_INTERN
+    return strata::error(kErrIntern, std::string("internal: ") + operation_name(op) + " algorithm " +
+                                         algorithm->name + " uses " + std::to_string(c->schedule_.tags()) +
+                                         " tags, more than its block");
   c->port_ = std::make_unique<TransportPort>(channel);
   c->execution_ = std::make_unique<Execution>(c->schedule_, *c->port_);
   out = std::move(c);

@@ -78,7 +78,7 @@ Status dims_create(int nodes, std::vector<int>& dims) {
   const int free = static_cast<int>(std::count(dims.begin(), dims.end(), 0));
   if (nodes % fixed != 0 || (free == 0 && nodes != fixed))
     return error(kErrDims, "the fixed dims multiply to " + std::to_string(fixed) + ", which does not " +
-                         (free == 0 ? "equal" : "divide") + " nnodes = " + std::to_string(nodes));  // MPI_ERR_DIMS
+                               (free == 0 ? "equal" : "divide") + " nnodes = " + std::to_string(nodes));
   if (free == 0) return {};
   const std::vector<int> factors = balanced_factors(nodes / fixed, free);
   auto it = factors.begin();
