@@ -20,7 +20,6 @@
 namespace strata::coll {
 namespace {
 
-
 constexpr auto kClasses = static_cast<std::size_t>(LinkClass::kCount);
 constexpr std::size_t kGamma = kClasses;  // the entry after the link classes
 constexpr std::size_t kNodeMemory = kGamma + 1;

@@ -13,14 +13,7 @@ namespace strata::comm {
 namespace {
 
 constexpr uint32_t kWorldCollectiveContext = 0 * kContextsPerComm + 1;  // MPI_COMM_WORLD holds slot 0
-// Agreement tags on the world's collective context, below the idup tags: MPI_Intercomm_create's are the base minus
-// the user's tag (mod 2^30), MPI_Intercomm_create_from_groups' lie below those, the base minus a hash of the string
-// tag (mod 2^29), and MPI_Comm_create_from_group's below those (mod 2^28). Concurrent calls whose tags meet there
-// would mix their agreements: MPI asks for distinct tags, and two distinct ones meet with odds of 2^-29 (2^-28).
-constexpr int kTagIntercommBase = -(1 << 24);
-constexpr int kTagFromGroupsBase = kTagIntercommBase - (1 << 30);
-constexpr int kTagFromGroupBase = kTagFromGroupsBase - (1 << 29) - 1;  // MPI_Comm_create_from_group's, mod 2^28
-static_assert(kTagFromGroupBase - (1 << 28) > kTagCreateGroupBase, "MPI_Comm_create_group's tags lie below these");
+// The agreements' tags on it: comm/internal_collectives.hpp.
 
 int user_tag(int tag) { return kTagIntercommBase - tag % (1 << 30); }
 int hashed(const std::string& tag, int base, int bits) {

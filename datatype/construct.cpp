@@ -9,7 +9,6 @@
 namespace strata::datatype {
 namespace {
 
-
 // Overflow-checked arithmetic: the first overflow is remembered and turns the whole construction into an error.
 struct Checked {
   bool overflow = false;

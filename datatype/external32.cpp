@@ -9,7 +9,6 @@
 namespace strata::datatype {
 namespace {
 
-
 enum class Kind : std::uint8_t { kBytes, kSigned, kUnsigned, kFloat, kLongDouble };
 
 struct Scalar {  // one basic value: how it converts, its native and external sizes

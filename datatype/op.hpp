@@ -15,7 +15,6 @@
 
 namespace strata::datatype {
 
-
 // The predefined operators. The values are the handle indices in include/mpi.h (api/op_calls.cpp checks that at
 // compile time), so the table of predefined operators is indexed directly by a handle's index.
 enum OpKind : int {

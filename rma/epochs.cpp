@@ -6,7 +6,6 @@
 namespace strata::rma {
 namespace {
 
-
 Status sync_error(const std::string& message) { return error(kErrRmaSync, message); }
 
 }  // namespace

@@ -7,7 +7,6 @@
 namespace strata::rma {
 namespace {
 
-
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
 }  // namespace

@@ -8,7 +8,6 @@
 namespace strata::rma {
 namespace {
 
-
 Status check_access(Window& w, const TargetAccess& at) {
   if (Status s = w.epochs.access(at.target); !s.ok()) return s;
   if (w.flavor == Flavor::Dynamic) return {};

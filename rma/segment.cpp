@@ -13,7 +13,6 @@
 namespace strata::rma {
 namespace {
 
-
 Status os_error(const std::string& what, const std::string& name, int e) {
   return error(e == ENOSPC || e == ENOMEM ? kErrNoMem : kErrOther, what + " " + name + ": " + std::strerror(e));
 }

@@ -17,7 +17,6 @@
 namespace strata::rma {
 namespace {
 
-
 // What each process brings to the creation, exchanged in one allgather.
 struct Record {
   std::int64_t size;

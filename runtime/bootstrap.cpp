@@ -10,7 +10,6 @@
 namespace strata::runtime {
 namespace {
 
-
 bool g_launched = false;
 pmix_proc_t g_self;
 

@@ -6,7 +6,6 @@
 namespace strata::topo {
 namespace {
 
-
 // The hostname of every node id, as the network groups name nodes.
 Status node_names(const runtime::World& world, std::vector<std::string>& names) {
   names.assign(*std::max_element(world.node_of_rank.begin(), world.node_of_rank.end()) + 1, std::string());

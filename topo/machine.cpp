@@ -6,7 +6,6 @@
 namespace strata::topo {
 namespace {
 
-
 // Only for the levels inside a node (index_levels skips the network levels, which hwloc does not know).
 hwloc_obj_type_t hwloc_type(Level l) {
   switch (l) {

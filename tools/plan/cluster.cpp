@@ -13,7 +13,6 @@
 namespace strata::plan {
 namespace {
 
-
 constexpr std::string_view kNodes = "nodes:";
 
 // A word naming a network level, in any spelling topo::parse_network takes ("rack:2", "strata://Switch:12,6,4,2").

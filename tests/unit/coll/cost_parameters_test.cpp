@@ -14,7 +14,6 @@ using namespace strata::coll;
 
 namespace {
 
-
 std::string write_file(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + "strata_costs_" + name;
   std::ofstream(path) << text;

@@ -29,7 +29,6 @@ using strata::kErrArg, strata::kErrCount, strata::kErrType;
 
 namespace {
 
-
 // ---- Reference: explicit type maps ---------------------------------------------------------------------------------
 
 // A basic element; `kind` is the predefined type it comes from (both halves of a MAXLOC pair carry the pair's).
