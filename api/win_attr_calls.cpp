@@ -26,7 +26,7 @@ static_assert(std::is_same_v<MPI_Aint, std::intptr_t>, "MPI_WIN_SIZE points at r
 // the rest), as MPI-4.0 12.2.6 specifies for C.
 void* predefined_window_value(rma::Window& w, int keyval) {
   switch (keyval) {
-    case MPI_WIN_BASE: return w.base(w.rank());
+    case MPI_WIN_BASE: return w.program_base(w.rank());
     case MPI_WIN_SIZE: return &w.size_attr;
     case MPI_WIN_DISP_UNIT: return &w.disp_unit_attr;
     case MPI_WIN_CREATE_FLAVOR: return &g_flavors[static_cast<int>(w.flavor)];

@@ -61,7 +61,7 @@ int create_window(const char* call, rma::Flavor flavor, void* base, MPI_Aint siz
     return raise(call, comm, s);
   w->errhandler = MPI_ERRORS_ARE_FATAL;  // a window's default, whatever the communicator's (MPI-4.0 9.3)
   set_hints(*w, given);
-  if (flavor == rma::Flavor::Allocate) *static_cast<void**>(baseptr) = w->base(w->rank());
+  if (flavor == rma::Flavor::Allocate) *static_cast<void**>(baseptr) = w->program_base(w->rank());
   *win = windows().add(w.release());
   return MPI_SUCCESS;
 }
@@ -147,7 +147,7 @@ int allocate_shared(const char* call, MPI_Aint size, MPI_Aint disp_unit, MPI_Inf
     return raise(call, comm, s);
   w->errhandler = MPI_ERRORS_ARE_FATAL;  // a window's default, whatever the communicator's (MPI-4.0 9.3)
   set_hints(*w, given);  // with the layout in force (rank 0's hint decides)
-  *static_cast<void**>(baseptr) = w->base(w->rank());
+  *static_cast<void**>(baseptr) = w->program_base(w->rank());
   *win = windows().add(w.release());
   return MPI_SUCCESS;
 }
@@ -167,7 +167,7 @@ int shared_query(const char* call, MPI_Win win, int rank, MPI_Aint* size, Unit* 
   const int target = rank == MPI_PROC_NULL ? rma::proc_null_target(w->layout.sizes) : rank;
   *size = target < 0 ? 0 : static_cast<MPI_Aint>(w->layout.sizes[target]);
   *disp_unit = w->layout.disp_units[target < 0 ? 0 : target];
-  *static_cast<void**>(baseptr) = target < 0 ? nullptr : w->base(target);
+  *static_cast<void**>(baseptr) = target < 0 ? nullptr : w->program_base(target);
   return MPI_SUCCESS;
 }
 

@@ -64,6 +64,11 @@ char* Window::base(int r) const {
   return layout.data_bytes == 0 ? nullptr : segment.base() + layout.offsets[r];
 }
 
+char* Window::program_base(int r) const {
+  const bool allocated_here = flavor == Flavor::Allocate || flavor == Flavor::Shared;
+  return allocated_here && layout.sizes[r] == 0 ? nullptr : base(r);
+}
+
 Status check_single_node(const std::vector<int>& world_ranks, const std::vector<std::uint32_t>& node_of_rank) {
   std::map<std::uint32_t, int> first_rank;  // node -> its lowest rank in the communicator
   for (int r = 0; r < static_cast<int>(world_ranks.size()); ++r) first_rank.emplace(node_of_rank[world_ranks[r]], r);

@@ -59,6 +59,10 @@ struct Window {
   // Part r's address here; nullptr when no process gave any bytes (the MPI_Alloc_mem(0) answer). A zero-size part
   // of a non-empty window points where it would start.
   char* base(int r) const;
+  // The address the program is given for part r (MPI_Win_allocate's and _allocate_shared's baseptr, MPI_WIN_BASE,
+  // MPI_Win_shared_query): base(r), but NULL for a part of size 0 in memory the library allocated. The standard
+  // leaves that address open; MPICH answers NULL and its rma/win_shared_noncontig_put checks it.
+  char* program_base(int r) const;
 };
 
 // MPI_ERR_RMA_SHARED unless every member of `world_ranks` is on one node; the message names the nodes. Pure: every
