@@ -3,6 +3,9 @@
 // once, whatever the receiver does. Each message takes its packed size plus MPI_BSEND_OVERHEAD bytes of the buffer
 // (the standard's sizing rule), first fit among the gaps the messages still in flight leave; their space comes back
 // once their sends complete, which is looked at whenever space is wanted. Detach waits for all of them.
+// A message the buffer has no room for is an error of the call that starts it (MPI_Bsend, MPI_Ibsend, MPI_Start),
+// as in MPICH and Open MPI: reported only when the request completes, the receive posted for it would keep an
+// MPI_Waitall over both from ever returning it.
 // Each call has its large-count twin (MPI_Bsend_c, MPI_Buffer_attach_c, ...; MPI-4.0 2.5.8), sharing its code.
 #include <limits>
 #include <list>
@@ -53,26 +56,26 @@ std::size_t free_bytes() {
 
 namespace strata::api {
 
-// Starts `r`'s message (a prepared send) from the attached buffer, and completes `r`: at once, or with
-// MPI_ERR_BUFFER in its status when the buffer lacks room (reported when the request is completed).
-void start_buffered(ApiRequest& r) {
+bool start_buffered(ApiRequest& r) {
+  r.status = {MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, false};
   r.active = true;
   r.complete = true;
-  r.status = {MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, false};
-  if (r.proc_null) return;
+  if (r.proc_null) return true;
   const std::size_t bytes = datatype::wire_bytes(*r.type, r.count);
   const std::size_t length = bytes + MPI_BSEND_OVERHEAD;
   reclaim();
   std::list<InFlight>::iterator before;
   std::size_t offset = 0;
   if (!g_buffer.attached || !find_space(length, before, offset)) {
+    r.active = false;
+    r.complete = false;
     r.status.error = MPI_ERR_BUFFER;
     r.failure = !g_buffer.attached ? "no buffer is attached (MPI_Buffer_attach)"
                                    : "the message needs " + std::to_string(length) + " bytes of the attached buffer (" +
                                          std::to_string(bytes) + " + MPI_BSEND_OVERHEAD), and " +
                                          std::to_string(free_bytes()) + " of its " + std::to_string(g_buffer.size) +
                                          " are free";
-    return;
+    return false;
   }
   InFlight& m = *g_buffer.in_flight.emplace(before);  // list nodes stay put: the engine holds &m.send
   m.offset = offset;
@@ -90,6 +93,7 @@ void start_buffered(ApiRequest& r) {
   s.peer = r.peer;
   s.mode = transport::SendMode::Standard;
   transport::engine().start_send(&s);
+  return true;
 }
 
 void finish_buffered_sends() {
@@ -118,12 +122,15 @@ int buffered_send(const char* call, const void* buf, MPI_Count count, MPI_Dataty
     start_buffered(r);
     return request_error(call, r);
   }
-  auto* r = new ApiRequest;
+  auto r = std::make_unique<ApiRequest>();
   prepare_send(*r, op, transport::SendMode::Standard, Lifetime::kHandle);
   r->buffered = true;
   r->persistent = form == Form::kPersistent;
-  if (!r->persistent) start_buffered(*r);
-  *request = add_request(r);
+  if (!r->persistent && !start_buffered(*r)) {
+    *request = MPI_REQUEST_NULL;
+    return request_error(call, *r);
+  }
+  *request = add_request(r.release());
   return MPI_SUCCESS;
 }
 

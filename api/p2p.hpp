@@ -30,8 +30,9 @@ void prepare_send(ApiRequest& r, const Operation& op, transport::SendMode mode, 
 void prepare_recv(ApiRequest& r, const Operation& op, Lifetime lifetime);
 void start(ApiRequest& r);  // MPI_PROC_NULL completes at once
 // A buffered send (bsend.cpp): the message packed into the attached buffer and sent from there; `r` completes at
-// once, failed with MPI_ERR_BUFFER if the buffer lacks room.
-void start_buffered(ApiRequest& r);
+// once. False if the buffer lacks room: `r` then stays inactive, with MPI_ERR_BUFFER and the reason in its status
+// for the caller to raise (request_error), since the call itself reports it (see bsend.cpp).
+bool start_buffered(ApiRequest& r);
 void finish_buffered_sends();  // waits until every buffered message has gone (detach, MPI_Finalize)
 void wait(ApiRequest& r);
 

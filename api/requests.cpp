@@ -124,16 +124,18 @@ int retire_all(const char* call, int count, MPI_Request* handles, const RequestL
   return raise_in_status(call, failed);
 }
 
-// MPI_Start of one checked, inactive persistent request: a point-to-point, partitioned or collective one.
-void start_persistent_request(ApiRequest& r) {
+// MPI_Start of one checked, inactive persistent request: a point-to-point, partitioned or collective one. False
+// when a buffered send finds no room in the attached buffer: `r` stays inactive, its status saying why.
+bool start_persistent_request(ApiRequest& r) {
   if (r.collective)
     start_persistent(r);
   else if (r.partitioned)
     start_partitioned(r);
   else if (r.buffered)
-    start_buffered(r);
+    return start_buffered(r);
   else
     start(r);
+  return true;
 }
 
 }  // namespace
@@ -146,8 +148,7 @@ extern "C" int PMPI_Start(MPI_Request* request) {
   if (check.ok() && !r->persistent) check.fail(MPI_ERR_REQUEST, "request is not persistent");
   if (check.ok() && r->active) check.fail(MPI_ERR_REQUEST, "request is already active");
   if (!check.ok()) return check.raise();
-  start_persistent_request(*r);
-  return MPI_SUCCESS;
+  return start_persistent_request(*r) ? MPI_SUCCESS : request_error("MPI_Start", *r);
 }
 
 STRATA_PMPI(Startall)
@@ -162,8 +163,14 @@ extern "C" int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
       check.fail(MPI_ERR_REQUEST, "request " + std::to_string(i) + " is already active");
   }
   if (!check.ok()) return check.raise();
-  for (ApiRequest* r : rs) start_persistent_request(*r);
-  return MPI_SUCCESS;
+  // Every request that can start does; the first that cannot is the call's error.
+  ApiRequest* failed = nullptr;
+  for (int i = 0; i < count; ++i)
+    if (!start_persistent_request(*rs[i]) && failed == nullptr) {
+      failed = rs[i];
+      failed->failure = "request " + std::to_string(i) + ": " + failed->failure;
+    }
+  return failed == nullptr ? MPI_SUCCESS : request_error("MPI_Startall", *failed);
 }
 
 STRATA_PMPI(Wait)

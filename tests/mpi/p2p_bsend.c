@@ -4,8 +4,8 @@
  *    twice. Blocking sends of that size would wait for the receiver; buffered ones return. Then every rank receives
  *    its left neighbour's messages, in order, each checked against its pattern.
  *  - Space comes back: 40 messages of 64 KiB through a buffer holding two, each acknowledged before the next.
- *  - Errors: a message larger than the buffer (MPI_ERR_BUFFER, the buffer unchanged and usable), a second attach,
- *    a buffered send with no buffer attached. Detach returns the attached address and size.
+ *  - Errors: a message larger than the buffer (MPI_ERR_BUFFER from the call that starts it, Bsend, Ibsend, Start or
+ *    Startall; the buffer unchanged and usable), a second attach, a buffered send with no buffer attached. Detach returns the attached address and size.
  * Runs on any number of ranks (one rank sends to itself). */
 #include "test_util.h"
 
@@ -109,6 +109,30 @@ static void space_comes_back(void) {
   free(buffer), free(msg);
 }
 
+#ifdef STRATA
+/* With a buffer that holds kSmall bytes: the nonblocking and persistent forms report a message it has no room for
+ * at the call that starts it, as MPI_Bsend does, and leave no active request (reported at completion instead, the
+ * receive posted for the message would keep an MPI_Waitall over both from ever returning the error). Startall
+ * starts the requests that fit. */
+static void no_room_at_start(unsigned char *msg) {
+  MPI_Request req = MPI_REQUEST_NULL, pair[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  TEST_EXPECT_ERROR(MPI_Ibsend(msg, kLarge, MPI_BYTE, right, 8, MPI_COMM_WORLD, &req), MPI_ERR_BUFFER, "MPI_Ibsend");
+  CHECK(req == MPI_REQUEST_NULL);
+  CHECK_MPI(MPI_Bsend_init(msg, kSmall, MPI_BYTE, right, 9, MPI_COMM_WORLD, &pair[0]));
+  CHECK_MPI(MPI_Bsend_init(msg, kLarge, MPI_BYTE, right, 8, MPI_COMM_WORLD, &pair[1]));
+  TEST_EXPECT_ERROR(MPI_Start(&pair[1]), MPI_ERR_BUFFER, "MPI_Start");
+  TEST_EXPECT_ERROR(MPI_Startall(2, pair), MPI_ERR_BUFFER, "MPI_Startall");
+  MPI_Status st[2];
+  CHECK_MPI(MPI_Waitall(2, pair, st)); /* pair[1] was never started: inactive, so the empty status */
+  CHECK(test_status_is_empty(&st[1]));
+  unsigned char got[kSmall];
+  CHECK_MPI(MPI_Recv(got, kSmall, MPI_BYTE, left, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  CHECK(test_verify(got, MPI_BYTE, kSmall, left, rank, 7) == -1);
+  CHECK_MPI(MPI_Request_free(&pair[0]));
+  CHECK_MPI(MPI_Request_free(&pair[1]));
+}
+#endif
+
 static void bad_input(void) {
   const int bytes = kSmall + MPI_BSEND_OVERHEAD;
   char *buffer = test_malloc(bytes), *other = test_malloc(bytes);
@@ -121,6 +145,7 @@ static void bad_input(void) {
   CHECK_MPI(MPI_Buffer_attach(buffer, bytes));
   TEST_EXPECT_ERROR(MPI_Bsend(msg, kLarge, MPI_BYTE, right, 7, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Bsend");
   TEST_EXPECT_ERROR(MPI_Buffer_attach(other, bytes), MPI_ERR_BUFFER, "MPI_Buffer_attach");
+  no_room_at_start(msg);
   MPI_Request req = MPI_REQUEST_NULL;
   TEST_EXPECT_ERROR(MPI_Ibsend(msg, kSmall, MPI_BYTE, right, 7, MPI_COMM_WORLD, NULL), MPI_ERR_ARG, "MPI_Ibsend");
   TEST_EXPECT_ERROR(MPI_Bsend_init(msg, -1, MPI_BYTE, right, 7, MPI_COMM_WORLD, &req), MPI_ERR_COUNT,
