@@ -65,8 +65,8 @@ char* Window::base(int r) const {
 }
 
 char* Window::program_base(int r) const {
-  const bool allocated_here = flavor == Flavor::Allocate || flavor == Flavor::Shared;
-  return allocated_here && layout.sizes[r] == 0 ? nullptr : base(r);
+  const bool separate_parts = flavor == Flavor::Allocate || (flavor == Flavor::Shared && noncontig);
+  return separate_parts && layout.sizes[r] == 0 ? nullptr : base(r);
 }
 
 Status check_single_node(const std::vector<int>& world_ranks, const std::vector<std::uint32_t>& node_of_rank) {

@@ -60,8 +60,10 @@ struct Window {
   // of a non-empty window points where it would start.
   char* base(int r) const;
   // The address the program is given for part r (MPI_Win_allocate's and _allocate_shared's baseptr, MPI_WIN_BASE,
-  // MPI_Win_shared_query): base(r), but NULL for a part of size 0 in memory the library allocated. The standard
-  // leaves that address open; MPICH answers NULL and its rma/win_shared_noncontig_put checks it.
+  // MPI_Win_shared_query): base(r), but NULL for a part of size 0 in memory the library allocated, unless the parts
+  // are contiguous (a shared window without alloc_shared_noncontig): there MPI-4.0 12.2.3 lets a process compute
+  // the others' addresses from its own, so an empty part starts where the previous one ends. MPICH answers NULL in
+  // every case (its rma/win_shared_noncontig_put checks it), Open MPI as here.
   char* program_base(int r) const;
 };
 
