@@ -79,6 +79,20 @@ void Channel::send(int to, std::vector<char> bytes, int tag) {
   auto out = std::make_unique<Message>();
   out->bytes = std::move(bytes);
   bytes_request(*out, transport::RequestKind::Send, tag, comm_.rank);
+  start_send(to, std::move(out));
+}
+
+void Channel::send_from(int to, char* addr, std::size_t count, datatype::TypeRef type, int tag) {
+  auto out = std::make_unique<Message>();
+  bytes_request(*out, transport::RequestKind::Send, tag, comm_.rank);
+  transport::Request& r = out->request;
+  r.buf = addr;
+  r.count = count;
+  r.type = std::move(type);
+  start_send(to, std::move(out));
+}
+
+void Channel::start_send(int to, std::unique_ptr<Message> out) {
   transport::Request& r = out->request;
   r.peer = comm_.world_rank(to);
   transport::engine().start_send(&r);
@@ -154,13 +168,23 @@ Answer Channel::compare_swap(const void* origin, const void* compare, const Orig
 
 // ---- Synchronisation ------------------------------------------------------------------------------------------
 
+// The scan resumes at the first answer still missing (they come about in order), so waiting for n answers costs
+// O(n) in all, not O(n) at every poll (MPICH's rma/manyget, 10^5 gets then a fence, took 98 s between two nodes).
+// Another thread's wait may erase answers meanwhile (the library lock is handed over while waiting): then the scan
+// starts again.
 void Channel::await_answers(int target) {
+  std::size_t first_missing = 0;
+  std::uint64_t erasures = pending_erasures_;
   runtime::wait_until([&] {
-    for (const Pending& p : pending_)
+    if (erasures != pending_erasures_) first_missing = 0, erasures = pending_erasures_;
+    for (; first_missing < pending_.size(); ++first_missing) {
+      const Pending& p = pending_[first_missing];
       if ((target < 0 || p.target == target) && !p.request->complete) return false;
+    }
     return true;
   });
   std::erase_if(pending_, [&](const Pending& p) { return p.request->complete; });
+  ++pending_erasures_;
 }
 
 void Channel::request_each(const std::vector<int>& targets, Kind kind, bool exclusive) {
@@ -331,12 +355,9 @@ void Channel::apply_operation(int origin, const RequestHeader& h, const char* re
     case Kind::Put:
       if (data_len >= bytes) datatype::unpack(data, bytes, h.count, *type, addr);
       return;
-    case Kind::Get: {
-      std::vector<char> out(bytes);
-      if (bytes > 0) datatype::pack(addr, h.count, *type, out.data());
-      answer(std::move(out));
+    case Kind::Get:
+      send_from(origin, addr, h.count, type, h.answer_tag);
       return;
-    }
     case Kind::Accumulate:
       if (data_len >= bytes) accumulate_packed(addr, h.count, *type, h.op, data);
       return;
