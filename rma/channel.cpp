@@ -281,16 +281,33 @@ bool Channel::take_requests() {
   return moved;
 }
 
-// Applies arrived requests in arrival order; one whose bytes are still coming holds the later ones back.
+// Applies arrived requests in arrival order; one whose bytes are still coming holds the later ones back, and so does
+// an Unlock while answers to its origin are still leaving: they are sent from the window's memory (send_from), which
+// the lock it releases lets other processes change.
 bool Channel::apply_arrived() {
   bool moved = false;
   while (!incoming_.empty() && incoming_.front()->request.complete) {
+    if (is_unlock(*incoming_.front()) && answers_leaving(incoming_.front()->request.status.source)) break;
     std::unique_ptr<Message> in = std::move(incoming_.front());
     incoming_.pop_front();
     apply(in->request.status.source, in->bytes.data(), in->bytes.size());
     moved = true;
   }
   return moved;
+}
+
+bool Channel::is_unlock(const Message& m) {
+  RequestHeader h;
+  if (m.bytes.size() < sizeof h) return false;
+  std::memcpy(&h, m.bytes.data(), sizeof h);
+  return h.kind == Kind::Unlock;
+}
+
+bool Channel::answers_leaving(int origin) const {
+  const int peer = comm_.world_rank(origin);
+  return std::any_of(outgoing_.begin(), outgoing_.end(), [&](const std::unique_ptr<Message>& m) {
+    return m->request.peer == peer && !m->request.complete;
+  });
 }
 
 void Channel::apply(int origin, const char* bytes, std::size_t len) {
