@@ -282,12 +282,12 @@ bool Channel::take_requests() {
 }
 
 // Applies arrived requests in arrival order; one whose bytes are still coming holds the later ones back, and so does
-// an Unlock while answers to its origin are still leaving: they are sent from the window's memory (send_from), which
-// the lock it releases lets other processes change.
+// an Unlock or a Complete while answers to its origin are still leaving: they are sent from the window's memory
+// (send_from), which the lock the Unlock releases, or the access epoch the Complete ends, lets processes change.
 bool Channel::apply_arrived() {
   bool moved = false;
   while (!incoming_.empty() && incoming_.front()->request.complete) {
-    if (is_unlock(*incoming_.front()) && answers_leaving(incoming_.front()->request.status.source)) break;
+    if (ends_access(*incoming_.front()) && answers_leaving(incoming_.front()->request.status.source)) break;
     std::unique_ptr<Message> in = std::move(incoming_.front());
     incoming_.pop_front();
     apply(in->request.status.source, in->bytes.data(), in->bytes.size());
@@ -296,11 +296,11 @@ bool Channel::apply_arrived() {
   return moved;
 }
 
-bool Channel::is_unlock(const Message& m) {
+bool Channel::ends_access(const Message& m) {
   RequestHeader h;
   if (m.bytes.size() < sizeof h) return false;
   std::memcpy(&h, m.bytes.data(), sizeof h);
-  return h.kind == Kind::Unlock;
+  return h.kind == Kind::Unlock || h.kind == Kind::Complete;
 }
 
 bool Channel::answers_leaving(int origin) const {

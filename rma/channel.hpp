@@ -104,7 +104,7 @@ class Channel {
   static bool poll(void* self);
   bool take_requests();
   bool apply_arrived();
-  static bool is_unlock(const Message& m);
+  static bool ends_access(const Message& m);  // an Unlock or a Complete
   bool answers_leaving(int origin) const;  // a send of ours to `origin` is not complete yet
   void apply(int origin, const char* bytes, std::size_t len);
   void apply_operation(int origin, const RequestHeader& h, const char* rest, std::size_t len);
@@ -115,8 +115,9 @@ class Channel {
   // A get's answer, straight from the window's memory (`count` elements of `type` at `addr`), without a packed copy:
   // 10^5 gets of 128 KiB in a row held 13 GB of copies waiting for the network. Safe because the origin's
   // synchronization (flush, unlock, complete, fence) waits for the answer, and no process may change those bytes
-  // before it has synchronized with the origin (MPI-4.0 12.7), except through the lock an Unlock releases: that
-  // waits here until the answers have left (apply_arrived).
+  // before it has synchronized with the origin (MPI-4.0 12.7). The messages that end the origin's access here (Unlock,
+  // whose lock may pass on, and Complete, which MPI_Win_wait waits for) come before the origin has its answers: they
+  // wait here until the answers have left (apply_arrived).
   void send_from(int to, char* addr, std::size_t count, datatype::TypeRef type, int tag);
   void start_send(int to, std::unique_ptr<Message> out);
   // A transport request over m's bytes, on this window's context; `rank`: ours for a send, the source for a receive.

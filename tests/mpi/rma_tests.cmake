@@ -3,7 +3,8 @@
 # per simulated node, segment clean-up, MPI_Alloc_mem; one-sided communication on every flavor (rma_ops,
 # rma_request_ops, rma_bad_input), also across simulated nodes and with the rendezvous through the rings; accesses
 # across side-by-side regions of a dynamic window (rma_dynamic_regions); MAXLOC and MINLOC on the padded pair types
-# (rma_pair_types). Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and strata_mpi_failure_test() are
+# (rma_pair_types); a get's data as it was in the epoch when the target writes right after its end
+# (rma_get_epoch_end). Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and strata_mpi_failure_test() are
 # available; names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
 # tests/integration/win_cleanup.sh checks /dev/shm after whole jobs (freed windows, finalize, a killed rank).
 
@@ -19,6 +20,7 @@ set(STRATA_RMA_TEST_PROGRAMS
     rma_request_ops
     rma_bad_input
     rma_one_way
+    rma_get_epoch_end
     rma_dynamic_regions
     rma_pair_types)
 
@@ -75,3 +77,8 @@ foreach(program rma_dynamic_regions rma_pair_types)
   endforeach()
   strata_mpi_test(${program} NP 4 NODES node)
 endforeach()
+
+# The target writes as soon as its side of the epoch ends: across nodes and, without cross-memory attach, on one.
+strata_mpi_test(rma_get_epoch_end NP 2 NODES node)
+strata_mpi_test(rma_get_epoch_end NP 5 NODES node)
+strata_mpi_test(rma_get_epoch_end NP 3 NOCMA)
