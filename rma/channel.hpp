@@ -113,7 +113,7 @@ class Channel {
   static std::vector<char> request_bytes(const RequestHeader& h, const TargetAccess* at, const OriginBuffer* data);
   void send(int to, std::vector<char> bytes, int tag);
   // A get's answer, straight from the window's memory (`count` elements of `type` at `addr`), without a packed copy:
-  // 10^5 gets of 128 KiB in a row held 13 GB of copies waiting for the network. Safe because the origin's
+  // 4*10^4 gets of 128 KiB in a row held 5 GB of copies waiting for the network. Safe because the origin's
   // synchronization (flush, unlock, complete, fence) waits for the answer, and no process may change those bytes
   // before it has synchronized with the origin (MPI-4.0 12.7). The messages that end the origin's access here (Unlock,
   // whose lock may pass on, and Complete, which MPI_Win_wait waits for) come before the origin has its answers: they
