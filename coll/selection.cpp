@@ -133,6 +133,12 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              239 / 1115, ring 143 / 254 / 1496; 256 KiB linear 172 / 322 / 1424, ring 180 / 430 / 2031 (4 more rounds
 //              at 8 ranks: 1389 against the ring's 1984): linear from 128 KiB at 3-8 ranks, where the ring served up to
 //              256 KiB. Up to 128 KiB, without the node's memory, the ring stays (8 ranks, 64 KiB: 285 against 317).
+// 2026-11-30, allgather at 2 ranks, shared_memory against the ring (5 launches in the machine's slow state, 3 in its
+//              fast one; blocking): 8 B 0.167 / 0.199 (fast), 1 KiB 0.31 / 0.35 (fast), 0.86 / 1.01 (slow), 8 KiB
+//              1.42 / 1.57 (fast), 4.8-5.0 / 5.2-5.9 (slow), 64 KiB 5.37-5.45 / 9.8-11.6 (fast; Open MPI 8.5),
+//              10.2-12.2 / 10.3-12.5 (slow), nonblocking alike; 96 KiB 15.0 / 11.5 and 128 KiB 19-22 / 15-18
+//              (slow): the ring's blocks then pass the rings' 64 KiB eager limit and go in one copy. So the node's
+//              memory up to 64 KiB at 2 ranks, the ring above.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -214,6 +220,7 @@ constexpr Rule kRules[] = {
     {Operation::kGather, kAny, 1, kMany, "linear"},
     {Operation::kScatter, 4096, 1, kMany, "binomial"},
     {Operation::kScatter, kAny, 1, kMany, "linear"},
+    {Operation::kAllgather, 65536, 2, 2, "shared_memory"},
     {Operation::kAllgather, 8192, 2, 2, "ring"},
     {Operation::kAllgather, 8192, 3, 8, "shared_memory"},
     {Operation::kAllgather, 8192, 3, 8, "linear"},

@@ -98,7 +98,9 @@ TEST(Selection, FollowsTheMeasuredTable) {
 TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 4, 8), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 8, 1024), "shared_memory");
-  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 8), "ring");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 8), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 65536), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 65537), "ring");
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 16, 8), "bruck");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 256), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 1024), "linear");
