@@ -52,23 +52,15 @@ std::size_t free_bytes() {
   return g_buffer.size - used;
 }
 
-}  // namespace
-
-namespace strata::api {
-
-bool start_buffered(ApiRequest& r) {
-  r.status = {MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, false};
-  r.active = true;
-  r.complete = true;
-  if (r.proc_null) return true;
+// Packs r's message into the attached buffer and starts its send from there; false, with MPI_ERR_BUFFER and the
+// reason in r's status, when the buffer lacks room.
+bool send_from_buffer(ApiRequest& r) {
   const std::size_t bytes = datatype::wire_bytes(*r.type, r.count);
   const std::size_t length = bytes + MPI_BSEND_OVERHEAD;
   reclaim();
   std::list<InFlight>::iterator before;
   std::size_t offset = 0;
   if (!g_buffer.attached || !find_space(length, before, offset)) {
-    r.active = false;
-    r.complete = false;
     r.status.error = MPI_ERR_BUFFER;
     r.failure = !g_buffer.attached ? "no buffer is attached (MPI_Buffer_attach)"
                                    : "the message needs " + std::to_string(length) + " bytes of the attached buffer (" +
@@ -93,6 +85,18 @@ bool start_buffered(ApiRequest& r) {
   s.peer = r.peer;
   s.mode = transport::SendMode::Standard;
   transport::engine().start_send(&s);
+  return true;
+}
+
+}  // namespace
+
+namespace strata::api {
+
+bool start_buffered(ApiRequest& r) {
+  r.status = {MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0, false};
+  if (!r.proc_null && !send_from_buffer(r)) return false;  // r stays inactive
+  r.active = true;
+  r.complete = true;
   return true;
 }
 
