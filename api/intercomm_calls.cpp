@@ -1,7 +1,8 @@
 // Intercommunicators (MPI-4.0 7.6; comm/intercomm.hpp): MPI_Intercomm_create, MPI_Intercomm_create_from_groups,
 // MPI_Intercomm_merge, and the queries
 // MPI_Comm_test_inter, MPI_Comm_remote_size, MPI_Comm_remote_group. Point-to-point works on them through the usual
-// calls, and so do collectives and the constructors.
+// calls, and so do collectives and the constructors. MPI_Comm_get_parent is here too: the parent would be an
+// intercommunicator, but Strata starts no process with MPI_Comm_spawn, so there never is one.
 #include "api/check.hpp"
 #include "api/comm_inherit.hpp"
 #include "api/errors.hpp"
@@ -11,6 +12,17 @@
 
 using namespace strata;
 using namespace strata::api;
+
+// MPI-4.0 11.8.2: MPI_COMM_NULL in a process that MPI_Comm_spawn(_multiple) did not start, which is every process of
+// a Strata job.
+STRATA_PMPI(Comm_get_parent)
+extern "C" int PMPI_Comm_get_parent(MPI_Comm* parent) {
+  Check check("MPI_Comm_get_parent");
+  check.not_null(parent, "parent");
+  if (!check.ok()) return check.raise();
+  *parent = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
 
 STRATA_PMPI(Comm_test_inter)
 extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {

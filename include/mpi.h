@@ -391,6 +391,7 @@ STRATA_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag,
 STRATA_DECLARE(int, Comm_free, (MPI_Comm *comm))
 /* MPI-4.0 11.10.4: collective; every process waits until the others call it too, then the communicator is freed. */
 STRATA_DECLARE(int, Comm_disconnect, (MPI_Comm *comm))
+STRATA_DECLARE(int, Comm_get_parent, (MPI_Comm *parent))
 STRATA_DECLARE(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 STRATA_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
 STRATA_DECLARE(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))

@@ -1,6 +1,7 @@
 /* MPI_Comm_test_inter (MPI-4.0 7.6.1) on intracommunicators: the flag is false for the predefined communicators and
  * for every kind of new communicator (dup, idup, split, split_type, create, create_group). A null communicator is an
  * error (MPI_ERR_COMM). Intercommunicators: comm_intercomm.c.
+ * MPI_Comm_get_parent (MPI-4.0 11.8.2) in a process mpiexec started: MPI_COMM_NULL; a NULL argument is MPI_ERR_ARG.
  * Runs on any number of ranks. */
 #include "test_util.h"
 
@@ -43,6 +44,11 @@ int main(int argc, char **argv) {
   int flag = -1;
   TEST_EXPECT_ERROR(MPI_Comm_test_inter(MPI_COMM_NULL, &flag), MPI_ERR_COMM, "MPI_Comm_test_inter");
   expect_intra(MPI_COMM_WORLD); /* still works */
+
+  MPI_Comm parent = MPI_COMM_WORLD;
+  CHECK_MPI(MPI_Comm_get_parent(&parent));
+  CHECK(parent == MPI_COMM_NULL);
+  TEST_EXPECT_ERROR(MPI_Comm_get_parent(NULL), MPI_ERR_ARG, "MPI_Comm_get_parent");
 
   test_barrier();
   CHECK_MPI(MPI_Finalize());
