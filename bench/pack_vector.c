@@ -1,11 +1,15 @@
-/* pack_vector: throughput of MPI_Pack and MPI_Unpack of a strided vector of doubles, the copy a library makes to
- * send or receive a noncontiguous buffer through a contiguous one, in portable MPI C on one rank.
+/* pack_vector: throughput of MPI_Pack and MPI_Unpack of a strided vector of doubles (and of an indexed type of
+ * single doubles), the copy a library makes to send or receive a noncontiguous buffer through a contiguous one, in
+ * portable MPI C on one rank.
  *
  *   pack_vector [max_bytes [batches]]         defaults: 16 MiB, 7 batches
  *
- * Two shapes of n doubles (8 n packed bytes), named in the output:
+ * Three shapes of n doubles (8 n packed bytes), named in the output:
  *   blk1-str2  MPI_Type_vector(n, 1, 2, MPI_DOUBLE)       every other double: one 8-byte piece per block
  *   blk4-str8  MPI_Type_vector(n / 4, 4, 8, MPI_DOUBLE)   blocks of 4 doubles (32 bytes), one block every 8 doubles
+ *   idx1-irr3  MPI_Type_create_indexed_block(n, 1, d, MPI_DOUBLE), d[i] = 3 i + i % 3: double i of each group of
+ *              3 at no fixed stride, so no vector describes it (blocks 8, 16 and 8 bytes where two touch); MPICH's
+ *              test/mpi/perf/indexperf times this type
  * For each shape and packed size 1 KiB, 4 KiB, 16 KiB, ... max_bytes (powers of 4) it builds and commits the type
  * once and packs into a buffer of MPI_Pack_size bytes. It first checks one MPI_Pack and one MPI_Unpack into a
  * second strided buffer: the unpacked doubles must equal the source and the gaps between them must be untouched
@@ -20,13 +24,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* MPI_Type_vector(n / block, block, stride, MPI_DOUBLE): n doubles in a strided buffer of n / block * stride. */
+/* MPI_Type_vector(n / block, block, stride, MPI_DOUBLE): n doubles in a strided buffer of n / block * stride; with
+ * block 0, the indexed type above, in a buffer of 3 n. */
 typedef struct {
   const char *name;
   int block, stride;
 } Shape;
 
-static const Shape shapes[] = {{"blk1-str2", 1, 2}, {"blk4-str8", 4, 8}};
+static const Shape shapes[] = {{"blk1-str2", 1, 2}, {"blk4-str8", 4, 8}, {"idx1-irr3", 0, 3}};
+
+/* Whether double i of the strided buffer belongs to the type. */
+static int selected(const Shape *s, long i) { return s->block ? i % s->stride < s->block : i % 3 == i / 3 % 3; }
+
+static long strided_length(const Shape *s, long n) { return s->block ? n / s->block * s->stride : 3 * n; }
+
+static void make_type(const Shape *s, int n, MPI_Datatype *type) {
+  if (s->block) {
+    MPI_Type_vector(n / s->block, s->block, s->stride, MPI_DOUBLE, type);
+  } else {
+    int *d = malloc(sizeof(int) * (size_t)n);
+    if (!d) MPI_Abort(MPI_COMM_WORLD, 3);
+    for (int i = 0; i < n; ++i) d[i] = 3 * i + i % 3;
+    MPI_Type_create_indexed_block(n, 1, d, MPI_DOUBLE, type);
+    free(d);
+  }
+  MPI_Type_commit(type);
+}
 enum { shape_count = sizeof shapes / sizeof shapes[0] };
 
 static const double min_batch_seconds = 0.005;
@@ -69,7 +92,7 @@ static int round_trip_is_right(const Shape *s, Case *c, double *strided_in, long
     return 0;
   }
   for (long i = 0; i < strided_len; ++i) {
-    const double want = i % s->stride < s->block ? strided_in[i] : gap_value(i);
+    const double want = selected(s, i) ? strided_in[i] : gap_value(i);
     if (c->strided_out[i] != want) {
       fprintf(stderr, "pack_vector: %s: unpacked double %ld is %g, expected %g\n", s->name, i, c->strided_out[i],
               want);
@@ -113,7 +136,7 @@ int main(int argc, char **argv) {
   const long max_n = max_bytes / (long)sizeof(double);
   long max_strided_len = 0;
   for (int k = 0; k < shape_count; ++k) {
-    const long len = max_n / shapes[k].block * shapes[k].stride;
+    const long len = strided_length(&shapes[k], max_n);
     if (len > max_strided_len) max_strided_len = len;
   }
   double *strided_in = malloc(sizeof(double) * (size_t)max_strided_len);
@@ -127,6 +150,10 @@ int main(int argc, char **argv) {
   library[strcspn(library, "\n")] = '\0';
   printf("# pack_vector: %s\n", library);
   for (int k = 0; k < shape_count; ++k) {
+    if (shapes[k].block == 0) {
+      printf("# shape %s: MPI_Type_create_indexed_block(n, 1, d, MPI_DOUBLE), d[i] = 3 i + i %% 3\n", shapes[k].name);
+      continue;
+    }
     printf("# shape %s: MPI_Type_vector(n", shapes[k].name);
     if (shapes[k].block > 1) printf(" / %d", shapes[k].block);
     printf(", %d, %d, MPI_DOUBLE)\n", shapes[k].block, shapes[k].stride);
@@ -139,10 +166,9 @@ int main(int argc, char **argv) {
     const Shape *s = &shapes[k];
     for (long bytes = 1024; bytes <= max_bytes; bytes *= 4) {
       const int n = (int)(bytes / (long)sizeof(double));
-      const long strided_len = (long)n / s->block * s->stride;
+      const long strided_len = strided_length(s, n);
       Case c = {.strided_in = strided_in, .strided_out = strided_out};
-      MPI_Type_vector(n / s->block, s->block, s->stride, MPI_DOUBLE, &c.type);
-      MPI_Type_commit(&c.type);
+      make_type(s, n, &c.type);
       MPI_Pack_size(1, c.type, MPI_COMM_WORLD, &c.pack_size);
       c.packed = malloc((size_t)c.pack_size);
       if (!c.packed) MPI_Abort(MPI_COMM_WORLD, 3);

@@ -131,6 +131,18 @@ void walk(const Piece& p, std::uintptr_t base, Cursor& c) {
   }
 }
 
+// One whole block of a piece: the usual piece of an indexed or struct type, whose blocks are often a single basic
+// element, so the common sizes get a fixed-size copy (one load and store) and none of walk(Piece)'s divisions.
+template <bool kPack>
+void block(std::uintptr_t user, std::size_t bytes, char* stream) {
+  switch (bytes) {
+    case 4: return copy<kPack>(user, stream, 4);
+    case 8: return copy<kPack>(user, stream, 8);
+    case 16: return copy<kPack>(user, stream, 16);
+  }
+  copy<kPack>(user, stream, bytes);
+}
+
 template <bool kPack>
 void walk(const Layout& layout, std::uintptr_t base, Cursor& c) {
   std::size_t i = 0;
@@ -138,8 +150,29 @@ void walk(const Layout& layout, std::uintptr_t base, Cursor& c) {
     i = static_cast<std::size_t>(std::upper_bound(layout.starts.begin(), layout.starts.end(), c.skip) -
                                  layout.starts.begin()) - 1;
     c.skip -= layout.starts[i];
+    walk<kPack>(layout.pieces[i++], base, c);  // the range starts in it; past it, nothing more is skipped
   }
-  for (; i < layout.pieces.size() && c.left > 0; ++i) walk<kPack>(layout.pieces[i], base, c);
+  // The cursor and the pieces' bounds in locals: the copies store through a char*, which may alias them, and would
+  // make the compiler reload them after every block.
+  const Piece* p = layout.pieces.data() + i;
+  const Piece* const end = layout.pieces.data() + layout.pieces.size();
+  char* stream = c.stream;
+  std::size_t left = c.left;
+  for (; p != end && left > 0; ++p) {
+    if (is_block(*p) && p->bytes <= left) {
+      block<kPack>(base + p->offset, p->bytes, stream);
+      stream += p->bytes;
+      left -= p->bytes;
+    } else {
+      c.stream = stream;
+      c.left = left;
+      walk<kPack>(*p, base, c);
+      stream = c.stream;
+      left = c.left;
+    }
+  }
+  c.stream = stream;
+  c.left = left;
 }
 
 // The elements as one piece: a single block per element becomes a strided copy, anything else a walk per element.
