@@ -33,12 +33,18 @@ void Layout::append(Piece p) {
     p.count = 1;
   }
   if (p.count == 1) p.stride = 0;
+  const bool all_blocks_so_far = blocks.size() == pieces.size();
   if (!pieces.empty() && is_block(p) && is_block(pieces.back()) &&
       pieces.back().offset + static_cast<std::ptrdiff_t>(pieces.back().bytes) == p.offset) {
     pieces.back().bytes += p.bytes;
+    if (all_blocks_so_far) blocks.back().bytes += p.bytes;
     size += p.bytes;
     return;
   }
+  if (all_blocks_so_far && is_block(p))
+    blocks.push_back({p.offset, p.bytes});
+  else
+    std::vector<Block>().swap(blocks);  // for good: this piece is not a block
   starts.push_back(size);
   size += p.count * p.bytes;
   pieces.push_back(std::move(p));
@@ -133,8 +139,9 @@ void walk(const Piece& p, std::uintptr_t base, Cursor& c) {
 
 // One whole block of a piece: the usual piece of an indexed or struct type, whose blocks are often a single basic
 // element, so the common sizes get a fixed-size copy (one load and store) and none of walk(Piece)'s divisions.
+// Inlined by force: called where it is not, a block costs twice as much.
 template <bool kPack>
-void block(std::uintptr_t user, std::size_t bytes, char* stream) {
+[[gnu::always_inline]] inline void block(std::uintptr_t user, std::size_t bytes, char* stream) {
   switch (bytes) {
     case 4: return copy<kPack>(user, stream, 4);
     case 8: return copy<kPack>(user, stream, 8);
@@ -154,10 +161,19 @@ void walk(const Layout& layout, std::uintptr_t base, Cursor& c) {
   }
   // The cursor and the pieces' bounds in locals: the copies store through a char*, which may alias them, and would
   // make the compiler reload them after every block.
-  const Piece* p = layout.pieces.data() + i;
-  const Piece* const end = layout.pieces.data() + layout.pieces.size();
+  const std::size_t n = layout.pieces.size();
   char* stream = c.stream;
   std::size_t left = c.left;
+  if (layout.all_blocks()) {  // up to the end or the block the range ends in, which the pieces' loop cuts
+    const Block* const b = layout.blocks.data();
+    for (; i < n && b[i].bytes <= left; ++i) {
+      block<kPack>(base + b[i].offset, b[i].bytes, stream);
+      stream += b[i].bytes;
+      left -= b[i].bytes;
+    }
+  }
+  const Piece* p = layout.pieces.data() + i;
+  const Piece* const end = layout.pieces.data() + n;
   for (; p != end && left > 0; ++p) {
     if (is_block(*p) && p->bytes <= left) {
       block<kPack>(base + p->offset, p->bytes, stream);
