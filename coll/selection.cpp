@@ -139,6 +139,11 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              10.2-12.2 / 10.3-12.5 (slow), nonblocking alike; 96 KiB 15.0 / 11.5 and 128 KiB 19-22 / 15-18
 //              (slow): the ring's blocks then pass the rings' 64 KiB eager limit and go in one copy. So the node's
 //              memory up to 64 KiB at 2 ranks, the ring above.
+// 2026-11-30, alltoallv at 4 / 8 ranks (the exchange of the Parallel Research Kernels' Random; us per call, 2 and 1
+//              launches, against Open MPI in the same minutes): 2 KiB / 1 KiB a peer linear 6.0-6.9 / 26.5-29.2,
+//              pairwise 10.2-11.5 / 53.1-53.5, Open MPI 7.6-8.6 / 20.6-31.1; 64 KiB a peer linear 42.5 / 196, pairwise
+//              51.9 / 214, Open MPI 54.5 / 205. The v and w exchanges know no global size, so they follow alltoall's
+//              rank counts: linear up to 8 ranks, where pairwise had served every size.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -151,8 +156,9 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 // reads each), so they are chosen only up to the 8 ranks measured, and logarithmic or bandwidth-optimal algorithms
 // (by their costs in algorithms/*.cpp) serve larger communicators.
 // Thresholds between two measured sizes sit at their geometric middle (8 KiB between 1 and 64 KiB, 256 KiB between
-// 64 KiB and 1 MiB). The v and w variants, reduce_scatter and the scans are not benchmarked: their rules follow the
-// costs. Run-to-run noise on this shared machine is 10 - 30%: near-ties are settled for the simpler algorithm.
+// 64 KiB and 1 MiB). The v and w variants (but alltoallv, above), reduce_scatter and the scans are not benchmarked:
+// their rules follow the costs. Run-to-run noise on this shared machine is 10 - 30%: near-ties are settled for the
+// simpler algorithm.
 struct Rule {
   Operation op;
   std::size_t max_bytes;  // one rank's block
@@ -235,7 +241,9 @@ constexpr Rule kRules[] = {
     {Operation::kAlltoall, kAny, 1, 8, "linear"},
     {Operation::kAlltoall, 256, 9, kMany, "bruck"},
     {Operation::kAlltoall, kAny, 1, kMany, "pairwise"},
+    {Operation::kAlltoallv, kAny, 1, 8, "linear"},
     {Operation::kAlltoallv, kAny, 1, kMany, "pairwise"},
+    {Operation::kAlltoallw, kAny, 1, 8, "linear"},
     {Operation::kAlltoallw, kAny, 1, kMany, "pairwise"},
     {Operation::kReduce, 2048, 3, 3, "binomial", false, true},
     {Operation::kReduce, kAny, 3, 8, "shared_memory"},

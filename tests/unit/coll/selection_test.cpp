@@ -91,6 +91,8 @@ TEST(Selection, FollowsTheMeasuredTable) {
   EXPECT_EQ(chosen(Operation::kAlltoall, 4, 1 << 20), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoall, 8, 1 << 20), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoall, 9, 1 << 20), "pairwise");
+  EXPECT_EQ(chosen(Operation::kAlltoallv, 8, 2048), "linear");
+  EXPECT_EQ(chosen(Operation::kAlltoallv, 9, 2048), "pairwise");
   EXPECT_EQ(chosen(Operation::kBarrier, 16, 0), "dissemination");
 }
 
