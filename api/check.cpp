@@ -152,4 +152,15 @@ Check& Check::not_null(const void* pointer, const char* what) {
   return *this;
 }
 
+Check& Check::status_out(const MPI_Status* status) {
+  if (ok() && status == nullptr) fail(MPI_ERR_ARG, "status is NULL (MPI_STATUS_IGNORE asks for none)");
+  return *this;
+}
+
+Check& Check::statuses_out(const MPI_Status* statuses, int count) {
+  if (ok() && statuses == nullptr && count > 0)
+    fail(MPI_ERR_ARG, "array_of_statuses is NULL (MPI_STATUSES_IGNORE asks for none)");
+  return *this;
+}
+
 }  // namespace strata::api

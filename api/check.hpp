@@ -48,6 +48,10 @@ class Check {
   Check& send_tag(int tag);
   Check& recv_tag(int tag);                              // also MPI_ANY_TAG
   Check& not_null(const void* pointer, const char* what);
+  // Where a call writes a status: MPI_STATUS_IGNORE or memory, never NULL (which only Open MPI takes for
+  // MPI_STATUS_IGNORE; MPICH refuses it too). An array of `count` statuses, or MPI_STATUSES_IGNORE, likewise.
+  Check& status_out(const MPI_Status* status);
+  Check& statuses_out(const MPI_Status* statuses, int count);
   // A valid info handle (or MPI_INFO_NULL where allowed, giving nullptr).
   Check& info(MPI_Info handle, runtime::Info*& out, bool null_allowed);
   // A request handle that names a request: neither MPI_REQUEST_NULL nor garbage.

@@ -32,7 +32,7 @@ STRATA_PMPI(Iprobe)
 extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Iprobe", comm);
-  check_probe(check, source, tag, comm, c).not_null(flag, "flag");
+  check_probe(check, source, tag, comm, c).not_null(flag, "flag").status_out(status);
   if (!check.ok()) return check.raise();
   if (source == MPI_PROC_NULL) {
     *flag = 1;
@@ -51,7 +51,7 @@ STRATA_PMPI(Probe)
 extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Probe", comm);
-  if (!check_probe(check, source, tag, comm, c).ok()) return check.raise();
+  if (!check_probe(check, source, tag, comm, c).status_out(status).ok()) return check.raise();
   if (source == MPI_PROC_NULL) {
     write_proc_null_status(status);
     return MPI_SUCCESS;
@@ -67,7 +67,7 @@ extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_M
                             MPI_Status* status) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Improbe", comm);
-  check_probe(check, source, tag, comm, c).not_null(flag, "flag").not_null(message, "message");
+  check_probe(check, source, tag, comm, c).not_null(flag, "flag").not_null(message, "message").status_out(status);
   if (!check.ok()) return check.raise();
   if (source == MPI_PROC_NULL) {
     *flag = 1;
@@ -85,7 +85,7 @@ STRATA_PMPI(Mprobe)
 extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
   comm::Communicator* c = nullptr;
   Check check("MPI_Mprobe", comm);
-  check_probe(check, source, tag, comm, c).not_null(message, "message");
+  check_probe(check, source, tag, comm, c).not_null(message, "message").status_out(status);
   if (!check.ok()) return check.raise();
   if (source == MPI_PROC_NULL) {
     *message = MPI_MESSAGE_NO_PROC;
@@ -98,12 +98,14 @@ extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* mess
 
 namespace {
 
-// Starts receiving a matched message into `r`; the message handle is consumed (MPI_MESSAGE_NULL).
+// Starts receiving a matched message into `r`; the message handle is consumed (MPI_MESSAGE_NULL). `status`, where
+// MPI_Mrecv will write one, is checked with the rest before anything happens.
 int start_matched(const char* call, void* buf, MPI_Count count, MPI_Datatype type, MPI_Message* message,
-                  ApiRequest& r) {
+                  ApiRequest& r, const MPI_Status* status = MPI_STATUS_IGNORE) {
   Check check(call);
   datatype::TypeRef t;
   check.not_null(message, "message").count(count).type(type, t).committed(type).buffer(buf, count, t.get());
+  check.status_out(status);
   transport::Unexpected* m = nullptr;
   if (check.ok() && *message != MPI_MESSAGE_NO_PROC && (m = messages().get(*message)) == nullptr)
     check.fail(MPI_ERR_REQUEST, "invalid message handle " + std::to_string(*message));
@@ -130,7 +132,7 @@ int start_matched(const char* call, void* buf, MPI_Count count, MPI_Datatype typ
 int matched_recv(const char* call, void* buf, MPI_Count count, MPI_Datatype type, MPI_Message* message,
                  MPI_Status* status) {
   ApiRequest r;
-  if (int rc = start_matched(call, buf, count, type, message, r); rc != MPI_SUCCESS) return rc;
+  if (int rc = start_matched(call, buf, count, type, message, r, status); rc != MPI_SUCCESS) return rc;
   wait(r);
   write_status(r, status);
   return request_error(call, r);

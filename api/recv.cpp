@@ -13,7 +13,7 @@ int blocking_recv(const char* call, void* buf, MPI_Count count, MPI_Datatype typ
                   MPI_Comm comm, MPI_Status* status) {
   Operation op;
   Check check(call, comm);
-  if (!check_recv(check, buf, count, type, source, tag, comm, op).ok()) return check.raise();
+  if (!check_recv(check, buf, count, type, source, tag, comm, op).status_out(status).ok()) return check.raise();
   ApiRequest r;
   prepare_recv(r, op, Lifetime::kCall);
   start(r);
@@ -54,7 +54,7 @@ int sendrecv(const char* call, const void* sendbuf, MPI_Count sendcount, MPI_Dat
   Operation send_op, recv_op;
   Check check(call, comm);
   check_send(check, sendbuf, sendcount, sendtype, dest, sendtag, comm, send_op);
-  check_recv(check, recvbuf, recvcount, recvtype, source, recvtag, comm, recv_op);
+  check_recv(check, recvbuf, recvcount, recvtype, source, recvtag, comm, recv_op).status_out(status);
   if (!check.ok()) return check.raise();
   return send_and_receive(call, send_op, recv_op, status);
 }
@@ -64,7 +64,7 @@ int sendrecv_replace(const char* call, void* buf, MPI_Count count, MPI_Datatype 
   Operation send_op, recv_op;
   Check check(call, comm);
   check_send(check, buf, count, type, dest, sendtag, comm, send_op);
-  check_recv(check, buf, count, type, source, recvtag, comm, recv_op);
+  check_recv(check, buf, count, type, source, recvtag, comm, recv_op).status_out(status);
   if (!check.ok()) return check.raise();
   std::vector<char> outgoing;
   pack_ahead(send_op, outgoing);

@@ -177,7 +177,7 @@ STRATA_PMPI(Wait)
 extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
   Check check("MPI_Wait");
   ApiRequest* r = nullptr;
-  check.not_null(request, "request");
+  check.not_null(request, "request").status_out(status);
   if (check.ok()) lookup(check, *request, r);
   if (!check.ok()) return check.raise();
   if (!pending(r)) {
@@ -192,7 +192,7 @@ STRATA_PMPI(Test)
 extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   Check check("MPI_Test");
   ApiRequest* r = nullptr;
-  check.not_null(request, "request").not_null(flag, "flag");
+  check.not_null(request, "request").not_null(flag, "flag").status_out(status);
   if (check.ok()) lookup(check, *request, r);
   if (!check.ok()) return check.raise();
   if (!pending(r)) {
@@ -208,7 +208,8 @@ STRATA_PMPI(Waitall)
 extern "C" int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
   Check check("MPI_Waitall");
   RequestList rs;
-  if (!check_array(check, count, array_of_requests, rs).ok()) return check.raise();
+  if (!check_array(check, count, array_of_requests, rs).statuses_out(array_of_statuses, count).ok())
+    return check.raise();
   runtime::wait_until([&] { return all_done(rs); });
   return retire_all("MPI_Waitall", count, array_of_requests, rs, array_of_statuses);
 }
@@ -217,7 +218,8 @@ STRATA_PMPI(Testall)
 extern "C" int PMPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Status array_of_statuses[]) {
   Check check("MPI_Testall");
   RequestList rs;
-  if (!check_array(check, count, array_of_requests, rs).not_null(flag, "flag").ok()) return check.raise();
+  check_array(check, count, array_of_requests, rs).not_null(flag, "flag").statuses_out(array_of_statuses, count);
+  if (!check.ok()) return check.raise();
   *flag = runtime::test_once([&] { return all_done(rs); });
   if (!*flag) return MPI_SUCCESS;
   return retire_all("MPI_Testall", count, array_of_requests, rs, array_of_statuses);
@@ -228,7 +230,7 @@ namespace {
 int complete_any(const char* call, int count, MPI_Request* handles, int* index, int* flag, MPI_Status* status, bool block) {
   Check check(call);
   RequestList rs;
-  check_array(check, count, handles, rs).not_null(index, "index");
+  check_array(check, count, handles, rs).not_null(index, "index").status_out(status);
   if (!check.ok()) return check.raise();
   auto first_done = [&] {
     for (int i = 0; i < count; ++i)
@@ -259,7 +261,7 @@ int complete_some(const char* call, int count, MPI_Request* handles, int* outcou
             bool block) {
   Check check(call);
   RequestList rs;
-  check_array(check, count, handles, rs).not_null(outcount, "outcount");
+  check_array(check, count, handles, rs).not_null(outcount, "outcount").statuses_out(statuses, count);
   if (count > 0) check.not_null(indices, "array_of_indices");
   if (!check.ok()) return check.raise();
   if (std::none_of(rs.begin(), rs.end(), pending)) {
@@ -316,7 +318,7 @@ STRATA_PMPI(Request_get_status)
 extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   Check check("MPI_Request_get_status");
   ApiRequest* r = nullptr;
-  check.not_null(flag, "flag");
+  check.not_null(flag, "flag").status_out(status);
   if (!lookup(check, request, r)) return check.raise();
   if (!pending(r)) {
     *flag = 1;

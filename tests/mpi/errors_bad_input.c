@@ -1,7 +1,7 @@
 /* Invalid arguments with MPI_ERRORS_RETURN (MPI-4.0 9.3, 9.4): each bad call returns an error code whose class
  * (MPI_Error_class) is the right one, and whose message (MPI_Error_string) names the call. Valid communication
  * still works afterwards. Error handlers are set on MPI_COMM_WORLD and MPI_COMM_SELF, since errors that cannot be
- * tied to a valid communicator may be raised on either. */
+ * tied to a valid communicator may be raised on either. NULL status pointers are refused (MPI_ERR_ARG), not written. */
 #include "test_util.h"
 
 static int rank, size;
@@ -78,6 +78,47 @@ static void point_to_point(void) {
   EXPECT_ERROR(MPI_Get_count(&st, MPI_DATATYPE_NULL, &r), MPI_ERR_TYPE, "MPI_Get_count");
 }
 
+/* NULL where a call writes a status or an array of them (MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE ask for none):
+ * MPI_ERR_ARG before anything happens, so the request or matched message is still there for a correct call. The
+ * peer is MPI_PROC_NULL, so that a missing check writes through NULL at once instead of waiting. */
+static void null_statuses(void) {
+  int buf[1] = {0}, flag = 0, index = -1, outcount = -1, indices[1];
+  MPI_Status st;
+  MPI_Message msg = MPI_MESSAGE_NULL;
+  MPI_Request req = MPI_REQUEST_NULL;
+  EXPECT_ERROR(MPI_Recv(buf, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, NULL), MPI_ERR_ARG, "MPI_Recv");
+  EXPECT_ERROR(MPI_Sendrecv(buf, 1, MPI_INT, MPI_PROC_NULL, 0, buf, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, NULL),
+               MPI_ERR_ARG, "MPI_Sendrecv");
+  EXPECT_ERROR(MPI_Sendrecv_replace(buf, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_PROC_NULL, 0, MPI_COMM_WORLD, NULL),
+               MPI_ERR_ARG, "MPI_Sendrecv_replace");
+  EXPECT_ERROR(MPI_Probe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, NULL), MPI_ERR_ARG, "MPI_Probe");
+  EXPECT_ERROR(MPI_Iprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &flag, NULL), MPI_ERR_ARG, "MPI_Iprobe");
+  EXPECT_ERROR(MPI_Improbe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &flag, &msg, NULL), MPI_ERR_ARG, "MPI_Improbe");
+  EXPECT_ERROR(MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &msg, NULL), MPI_ERR_ARG, "MPI_Mprobe");
+  CHECK(msg == MPI_MESSAGE_NULL);
+  CHECK_MPI(MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &msg, &st));
+  EXPECT_ERROR(MPI_Mrecv(buf, 1, MPI_INT, &msg, NULL), MPI_ERR_ARG, "MPI_Mrecv");
+  CHECK(msg == MPI_MESSAGE_NO_PROC); /* not consumed */
+  CHECK_MPI(MPI_Mrecv(buf, 1, MPI_INT, &msg, &st));
+  CHECK(st.MPI_SOURCE == MPI_PROC_NULL && msg == MPI_MESSAGE_NULL);
+
+  CHECK_MPI(MPI_Irecv(buf, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &req));
+  EXPECT_ERROR(MPI_Wait(&req, NULL), MPI_ERR_ARG, "MPI_Wait");
+  EXPECT_ERROR(MPI_Test(&req, &flag, NULL), MPI_ERR_ARG, "MPI_Test");
+  EXPECT_ERROR(MPI_Request_get_status(req, &flag, NULL), MPI_ERR_ARG, "MPI_Request_get_status");
+  EXPECT_ERROR(MPI_Waitany(1, &req, &index, NULL), MPI_ERR_ARG, "MPI_Waitany");
+  EXPECT_ERROR(MPI_Testany(1, &req, &index, &flag, NULL), MPI_ERR_ARG, "MPI_Testany");
+  EXPECT_ERROR(MPI_Waitall(1, &req, NULL), MPI_ERR_ARG, "MPI_Waitall");
+  EXPECT_ERROR(MPI_Testall(1, &req, &flag, NULL), MPI_ERR_ARG, "MPI_Testall");
+  EXPECT_ERROR(MPI_Waitsome(1, &req, &outcount, indices, NULL), MPI_ERR_ARG, "MPI_Waitsome");
+  EXPECT_ERROR(MPI_Testsome(1, &req, &outcount, indices, NULL), MPI_ERR_ARG, "MPI_Testsome");
+  CHECK(req != MPI_REQUEST_NULL); /* still the receive's */
+  test_poison_status(&st);
+  CHECK_MPI(MPI_Wait(&req, &st));
+  CHECK(req == MPI_REQUEST_NULL && st.MPI_SOURCE == MPI_PROC_NULL);
+  CHECK_MPI(MPI_Waitall(0, NULL, NULL)); /* no statuses to write */
+}
+
 /* Error classes are error codes of themselves; every class has a message. */
 static void classes(void) {
   const int some[] = {MPI_ERR_BUFFER, MPI_ERR_COUNT, MPI_ERR_TYPE,    MPI_ERR_TAG,     MPI_ERR_COMM,
@@ -117,6 +158,7 @@ int main(int argc, char **argv) {
   CHECK(eh == MPI_ERRORS_RETURN);
 
   point_to_point();
+  null_statuses();
   classes();
   still_works();
 
