@@ -18,6 +18,8 @@ Check::Check(const char* call, MPI_Comm comm, When when) : call_(call), comm_(co
   const runtime::Phase phase = runtime::state().phase;
   if (phase == runtime::Phase::Before) fail(MPI_ERR_OTHER, "called before MPI_Init (or MPI_Session_init)");
   if (phase == runtime::Phase::After) fail(MPI_ERR_OTHER, "called after MPI_Finalize (MPI has stopped)");
+  if (phase == runtime::Phase::Idle)
+    fail(MPI_ERR_OTHER, "called after the last MPI_Session_finalize (MPI is not initialized)");
 }
 
 Check& Check::fail(int error_class, const std::string& message) {

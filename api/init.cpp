@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -56,14 +57,15 @@ Status start_library(int required) {
   // the library lock (runtime/library_lock.hpp), which nothing turns off again.
   const int level = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
   if (level == MPI_THREAD_MULTIPLE) runtime::enable_library_lock();
-  if (st.phase == runtime::Phase::Running) {
+  if (st.phase == runtime::Phase::Running || st.phase == runtime::Phase::Idle) {
     st.thread_level = std::max(st.thread_level, level);
+    st.phase = runtime::Phase::Running;
     return {};
   }
   st.thread_level = level;
   if (st.phase == runtime::Phase::After)
-    return error(MPI_ERR_OTHER, "MPI has stopped (MPI_Finalize, or the last MPI_Session_finalize) and Strata "
-                                "cannot start it again in this process");
+    return error(MPI_ERR_OTHER, "MPI has stopped (MPI_Finalize with no session open) and Strata cannot start it "
+                                "again in this process");
   runtime::drop_foreign_crash_handlers();
   if (Status s = runtime::bootstrap_init(st.world); !s.ok()) return s;
   if (Status s = topo::publish_binding(st.world); !s.ok()) return s;
@@ -77,6 +79,17 @@ Status start_library(int required) {
   st.phase = runtime::Phase::Running;
   probe_cost_parameters(g_world);
   return {};
+}
+
+void idle_library() {
+  runtime::state().phase = runtime::Phase::Idle;
+  static const bool stop_at_exit = [] {
+    std::atexit([] {
+      if (runtime::state().phase == runtime::Phase::Idle) (void)stop_library();
+    });
+    return true;
+  }();
+  (void)stop_at_exit;
 }
 
 Status stop_library() {

@@ -1,7 +1,7 @@
 // Sessions (MPI-4.0 11.3): MPI without MPI_Init. A session starts the library if nothing else has (library.hpp)
-// and keeps it running until its MPI_Session_finalize; it offers the process sets "mpi://WORLD" and "mpi://SELF",
-// groups of them, and communicators made from a group and a string tag (MPI_Comm_create_from_group). Errors in a
-// session call go to the session's error handler.
+// and keeps it running until its MPI_Session_finalize (the last one leaves it idle, for later sessions); it offers
+// the process sets "mpi://WORLD" and "mpi://SELF", groups of them, and communicators made from a group and a
+// string tag (MPI_Comm_create_from_group). Errors in a session call go to the session's error handler.
 #include <strings.h>
 
 #include <cstring>
@@ -97,7 +97,8 @@ extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
   // Without a "thread_level" hint, a session gets the level the library already runs at (MPI-4.0 11.6 lets
   // earlier requests influence what a session is granted; MPICH's threads/init/mult_session expects it).
   const runtime::State& st = runtime::state();
-  int required = st.phase == runtime::Phase::Running ? st.thread_level : MPI_THREAD_SINGLE;
+  const bool started = st.phase == runtime::Phase::Running || st.phase == runtime::Phase::Idle;
+  int required = started ? st.thread_level : MPI_THREAD_SINGLE;
   if (const std::string* level = hints ? hints->get("thread_level") : nullptr) {
     required = runtime::thread_level_of(*level);
     if (required < 0) return fail(MPI_ERR_ARG, "invalid thread_level \"" + *level + "\"");
@@ -122,8 +123,7 @@ extern "C" int PMPI_Session_finalize(MPI_Session* session) {
   delete s;
   *session = MPI_SESSION_NULL;
   runtime::State& st = runtime::state();
-  if (--st.sessions == 0 && !st.world_model)
-    if (Status stopped = stop_library(); !stopped.ok()) return raise("MPI_Session_finalize", MPI_COMM_NULL, stopped);
+  if (--st.sessions == 0 && !st.world_model) idle_library();
   return MPI_SUCCESS;
 }
 

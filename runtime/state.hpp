@@ -1,5 +1,6 @@
 // Process-wide state of the MPI library: whether it runs (started by MPI_Init or the first MPI_Session_init,
-// stopped when the world model and every session have ended), the world, the thread level.
+// stopped by MPI_Finalize when no session is open, or at exit once the last session has ended), the world, the
+// thread level.
 #pragma once
 #include <thread>
 
@@ -7,7 +8,10 @@
 
 namespace strata::runtime {
 
-enum class Phase { Before, Running, After };
+// Idle: the last session ended without the world model in use. MPI is not initialized then, but the bootstrap and
+// the transport stay up, so that a new session (or MPI_Init) can start again, as MPI-4.0 11.3 allows; the library
+// stops at exit (api/library.hpp).
+enum class Phase { Before, Running, Idle, After };
 
 struct State {
   Phase phase = Phase::Before;  // the library's: Running while the world model or a session is in use

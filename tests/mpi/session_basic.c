@@ -5,6 +5,8 @@
  *    mpi_size, a ring shift delivers each left neighbour's rank; one from the SELF set sends to itself;
  *  - MPI_Init while A is open, a second session B opened and closed meanwhile, MPI_Finalize: A still works after
  *    it (a new communicator, an allreduce); MPI_Session_finalize of A then ends MPI;
+ *  - MPI starts again (MPI-4.0 11.3: sessions come and go): twice, a session C opened after that, a communicator
+ *    from its WORLD set checked as A's was, and C closed;
  *  - errors: an unknown process set and a bad n go to the session's handler (a user one, which sees the session),
  *    MPI_Session_call_errhandler calls it; Comm_create_from_group refuses a NULL tag and a non-member's call, and
  *    gives MPI_COMM_NULL, locally, for MPI_GROUP_EMPTY.
@@ -201,6 +203,18 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Comm_free(&c1));
   CHECK_MPI(MPI_Session_finalize(&a));
   CHECK(a == MPI_SESSION_NULL);
+
+  /* MPI again, and again, after its last session ended. */
+  for (int round = 0; round < 2; ++round) {
+    MPI_Session c = MPI_SESSION_NULL;
+    CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &c));
+    MPI_Comm c4 = world_from(c, round == 0 ? "session_basic.again" : "session_basic.again2");
+    CHECK_MPI(MPI_Comm_free(&c4));
+    CHECK_MPI(MPI_Session_finalize(&c));
+    CHECK(c == MPI_SESSION_NULL);
+  }
+  CHECK_MPI(MPI_Finalized(&flag));
+  CHECK(flag == 1);
   if (rank == 0) printf("session_basic: OK on %d ranks\n", size);
   return 0;
 }
