@@ -144,6 +144,12 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              pairwise 10.2-11.5 / 53.1-53.5, Open MPI 7.6-8.6 / 20.6-31.1; 64 KiB a peer linear 42.5 / 196, pairwise
 //              51.9 / 214, Open MPI 54.5 / 205. The v and w exchanges know no global size, so they follow alltoall's
 //              rank counts: linear up to 8 ranks, where pairwise had served every size.
+// 2026-11-30, scan and exscan (MPI_INT, MPI_SUM; us, median of 3-300 calls, each timed to the last rank; recursive
+//              doubling / linear / Open MPI): 2 ranks 8 B 0.4 / 0.1-0.3 / 0.1, 1 MiB 171-220 / 87-111 / 79-128, 64 MiB
+//              exscan 114946 / 10209 / 11607 (recursive doubling sends both ways, copies and reduces what the other
+//              side already has); 4 ranks 8 B 12.0 / 6.1-6.2 / 4.0, 64 KiB 59-62 / 28-30 / 34-39, 1 MiB 559-847 /
+//              337-442 / 362-398; 8 ranks 8 B 35-46 / 49-53 / 19, 64 KiB 136-147 / 102-106 / 97-106, 1 MiB 4613-5347
+//              / 1490-1861 / 869-1077. Found by ompi-tests-public's big-count test_exscan (60 s against Open MPI's 24).
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -266,7 +272,13 @@ constexpr Rule kRules[] = {
     {Operation::kReduceScatter, kAny, 1, kMany, "pairwise"},
     {Operation::kReduceScatterBlock, kAny, 1, kMany, "ring"},
     {Operation::kReduceScatterBlock, kAny, 1, kMany, "pairwise"},
+    {Operation::kScan, kAny, 1, 4, "linear"},
+    {Operation::kScan, 512, 5, 8, "recursive_doubling"},
+    {Operation::kScan, kAny, 5, 8, "linear"},
     {Operation::kScan, kAny, 1, kMany, "recursive_doubling"},
+    {Operation::kExscan, kAny, 1, 4, "linear"},
+    {Operation::kExscan, 512, 5, 8, "recursive_doubling"},
+    {Operation::kExscan, kAny, 5, 8, "linear"},
     {Operation::kExscan, kAny, 1, kMany, "recursive_doubling"},
 };
 

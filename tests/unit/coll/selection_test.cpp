@@ -93,6 +93,10 @@ TEST(Selection, FollowsTheMeasuredTable) {
   EXPECT_EQ(chosen(Operation::kAlltoall, 9, 1 << 20), "pairwise");
   EXPECT_EQ(chosen(Operation::kAlltoallv, 8, 2048), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoallv, 9, 2048), "pairwise");
+  EXPECT_EQ(chosen(Operation::kScan, 2, 8), "linear");
+  EXPECT_EQ(chosen(Operation::kExscan, 8, 8), "recursive_doubling");
+  EXPECT_EQ(chosen(Operation::kExscan, 8, 65536), "linear");
+  EXPECT_EQ(chosen(Operation::kScan, 9, 1 << 20), "recursive_doubling");
   EXPECT_EQ(chosen(Operation::kBarrier, 16, 0), "dissemination");
 }
 
