@@ -1,6 +1,7 @@
 // Environment management (MPI-4.0 chapter 11): init, finalize, abort, versions, processor name, threads.
 #include <rdma/fabric.h>
 #include <pmix.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -83,13 +84,12 @@ Status start_library(int required) {
 
 void idle_library() {
   runtime::state().phase = runtime::Phase::Idle;
-  static const bool stop_at_exit = [] {
+  static const pid_t owner = [] {  // a child forked meanwhile inherits the handler, but not the job's place
     std::atexit([] {
-      if (runtime::state().phase == runtime::Phase::Idle) (void)stop_library();
+      if (runtime::state().phase == runtime::Phase::Idle && getpid() == owner) (void)stop_library();
     });
-    return true;
+    return getpid();
   }();
-  (void)stop_at_exit;
 }
 
 Status stop_library() {
