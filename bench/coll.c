@@ -1,12 +1,14 @@
-/* coll: latency of the common collectives (Barrier, Bcast, Reduce, Allreduce, Allgather, Alltoall; Gather and
- * Scatter on request), blocking and nonblocking, in portable MPI C, so the same source runs on Strata, MPICH and
- * Open MPI.
+/* coll: latency of the common collectives (Barrier, Bcast, Reduce, Allreduce, Allgather, Alltoall; Gather, Scatter,
+ * Scan and Exscan on request), blocking and nonblocking, in portable MPI C, so the same source runs on Strata, MPICH
+ * and Open MPI.
  *
  *   coll [ops [sizes [modes [batches [algorithms]]]]]
- *     ops      comma-separated, default barrier,bcast,reduce,allreduce,allgather,alltoall; also gather, scatter
- *     sizes    comma-separated bytes, multiples of 8, default 8,1024,65536,1048576: the message of Bcast, Reduce and
- *              Allreduce (MPI_DOUBLE, MPI_SUM for the reductions), and the block each rank sends to each peer in
- *              Allgather, Alltoall, Gather and Scatter (MPI_BYTE); Barrier has no size and runs once, as bytes 0
+ *     ops      comma-separated, default barrier,bcast,reduce,allreduce,allgather,alltoall; also gather, scatter,
+ *              scan, exscan
+ *     sizes    comma-separated bytes, multiples of 8, default 8,1024,65536,1048576: the message of Bcast, Reduce,
+ *              Allreduce, Scan and Exscan (MPI_DOUBLE, MPI_SUM for the reductions), and the block each rank sends
+ *              to each peer in Allgather, Alltoall, Gather and Scatter (MPI_BYTE); Barrier has no size and runs once,
+ *              as bytes 0
  *     modes    comma-separated, default blocking,nonblocking: MPI_X, or MPI_IX followed by MPI_Wait; also
  *              isolated: MPI_X, each call followed by a sync (one call's latency, see 6.); aligned: MPI_X, every
  *              rank starting each call at the same instant of the host's clock (one call's latency, see 7.)
@@ -102,9 +104,9 @@ static const double max_sync_seconds = 0.1, max_case_seconds = 0.3;
 static const long max_calls = 1L << 20;
 static const long max_bytes_limit = 64L << 20;
 
-typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, OP_COUNT } Op;
-static const char *const op_names[OP_COUNT] = {"barrier",   "bcast",    "reduce", "allreduce",
-                                               "allgather", "alltoall", "gather", "scatter"};
+typedef enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, SCAN, EXSCAN, OP_COUNT } Op;
+static const char *const op_names[OP_COUNT] = {"barrier",  "bcast",  "reduce",  "allreduce", "allgather",
+                                               "alltoall", "gather", "scatter", "scan",      "exscan"};
 typedef enum { BLOCKING, NONBLOCKING, ISOLATED, ALIGNED, MODE_COUNT } Mode;
 static const char *const mode_names[MODE_COUNT] = {"blocking", "nonblocking", "isolated", "aligned"};
 
@@ -156,6 +158,14 @@ static int call(Op op, Mode mode, long bytes) {
     err = r ? MPI_Iscatter(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, 0, w, r)
             : MPI_Scatter(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, 0, w);
     break;
+  case SCAN:
+    err = r ? MPI_Iscan(sendbuf, recvbuf, doubles, MPI_DOUBLE, MPI_SUM, w, r)
+            : MPI_Scan(sendbuf, recvbuf, doubles, MPI_DOUBLE, MPI_SUM, w);
+    break;
+  case EXSCAN:
+    err = r ? MPI_Iexscan(sendbuf, recvbuf, doubles, MPI_DOUBLE, MPI_SUM, w, r)
+            : MPI_Exscan(sendbuf, recvbuf, doubles, MPI_DOUBLE, MPI_SUM, w);
+    break;
   default: break;
   }
   if (err == MPI_SUCCESS && r) err = MPI_Wait(r, MPI_STATUS_IGNORE);
@@ -178,6 +188,8 @@ static void fill(Op op, long bytes) {
     break;
   case REDUCE:
   case ALLREDUCE:
+  case SCAN:
+  case EXSCAN:
     for (long i = 0; i < doubles; ++i) ((double *)sendbuf)[i] = element(rank, i);
     break;
   case ALLGATHER:
@@ -197,7 +209,9 @@ static void fill(Op op, long bytes) {
 /* Whether this rank received what it must have. Prints the first difference. */
 static int received_right(Op op, long bytes) {
   const long doubles = bytes / (long)sizeof(double);
-  const double ranks_sum = (double)size * (size + 1) / 2; /* sum over ranks of (rank + 1) */
+  /* The sum of (r + 1) over the ranks r whose input the result holds: all of them, up to this one, or below it. */
+  const int last = op == SCAN ? rank : op == EXSCAN ? rank - 1 : size - 1;
+  const double ranks_sum = (double)(last + 1) * (last + 2) / 2;
   switch (op) {
   case BCAST:
   case SCATTER:
@@ -209,7 +223,9 @@ static int received_right(Op op, long bytes) {
     break;
   case REDUCE:
   case ALLREDUCE:
-    if (op == REDUCE && rank != 0) break;
+  case SCAN:
+  case EXSCAN:
+    if ((op == REDUCE && rank != 0) || (op == EXSCAN && rank == 0)) break; /* no result there */
     for (long i = 0; i < doubles; ++i) {
       const double want = ranks_sum * (double)(i % 251 + 1);
       if (((double *)recvbuf)[i] != want) {
@@ -512,7 +528,8 @@ static void usage(const char *why) {
   if (rank == 0)
     fprintf(stderr,
             "coll: %s\nusage: mpiexec -n N coll [ops [sizes [modes [batches [algorithms]]]]]\n"
-            "  ops: comma-separated from barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter\n"
+            "  ops: comma-separated from barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter,scan,\n"
+            "       exscan\n"
             "  sizes: comma-separated bytes, multiples of 8, 8 .. %ld\n"
             "  modes: comma-separated from blocking,nonblocking,isolated,aligned\n  batches: 1 .. %d\n"
             "  algorithms: comma-separated names forced by the info key strata_coll_<op>, or auto; at most %d\n",

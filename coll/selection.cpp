@@ -150,6 +150,14 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              side already has); 4 ranks 8 B 12.0 / 6.1-6.2 / 4.0, 64 KiB 59-62 / 28-30 / 34-39, 1 MiB 559-847 /
 //              337-442 / 362-398; 8 ranks 8 B 35-46 / 49-53 / 19, 64 KiB 136-147 / 102-106 / 97-106, 1 MiB 4613-5347
 //              / 1490-1861 / 869-1077. Found by ompi-tests-public's big-count test_exscan (60 s against Open MPI's 24).
+// 2026-12-01, scan and exscan through the node's memory (shared_memory: each rank reads the inputs below it), bench/
+//              coll.c (MPI_DOUBLE, MPI_SUM, us, 5 batches, the machine's slow state; linear / recursive_doubling /
+//              shared_memory): 6 and 8 ranks, 8 and 512 B, one call (isolated) 11.7-30.7 / 16.1-25.6 / 8.5-13.7,
+//              aligned 31-79 / 35-94 / 27-76, back to back 0.47-1.12 / 10-18 / 1.4-2.8 (the chain pipelines calls;
+//              Open MPI, a chain too: 8 ranks 8 B 1.2, aligned 43 where linear took 47 and shared_memory 38).
+//              One call's latency, 10-17 us less, outweighs 1-2 us more per call in a stream. At 4 ranks they tie at
+//              8 B (linear 0.28 / 8.5 back to back / aligned, shared_memory 0.37 / 7.6); at 8-64 KiB shared_memory
+//              wins back to back (2.0-16.5 against 8.4-75) but loses aligned (28-88 against 23-61): linear stays.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -162,8 +170,8 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 // reads each), so they are chosen only up to the 8 ranks measured, and logarithmic or bandwidth-optimal algorithms
 // (by their costs in algorithms/*.cpp) serve larger communicators.
 // Thresholds between two measured sizes sit at their geometric middle (8 KiB between 1 and 64 KiB, 256 KiB between
-// 64 KiB and 1 MiB). The v and w variants (but alltoallv, above), reduce_scatter and the scans are not benchmarked:
-// their rules follow the costs. Run-to-run noise on this shared machine is 10 - 30%: near-ties are settled for the
+// 64 KiB and 1 MiB). The v and w variants (but alltoallv, above) and reduce_scatter are not benchmarked: their rules
+// follow the costs. Run-to-run noise on this shared machine is 10 - 30%: near-ties are settled for the
 // simpler algorithm.
 struct Rule {
   Operation op;
@@ -273,10 +281,12 @@ constexpr Rule kRules[] = {
     {Operation::kReduceScatterBlock, kAny, 1, kMany, "ring"},
     {Operation::kReduceScatterBlock, kAny, 1, kMany, "pairwise"},
     {Operation::kScan, kAny, 1, 4, "linear"},
+    {Operation::kScan, 512, 5, 8, "shared_memory"},
     {Operation::kScan, 512, 5, 8, "recursive_doubling"},
     {Operation::kScan, kAny, 5, 8, "linear"},
     {Operation::kScan, kAny, 1, kMany, "recursive_doubling"},
     {Operation::kExscan, kAny, 1, 4, "linear"},
+    {Operation::kExscan, 512, 5, 8, "shared_memory"},
     {Operation::kExscan, 512, 5, 8, "recursive_doubling"},
     {Operation::kExscan, kAny, 5, 8, "linear"},
     {Operation::kExscan, kAny, 1, kMany, "recursive_doubling"},

@@ -32,6 +32,8 @@
 //   scan, exscan
 //              linear                 (p-1)(a + nb + ng)                            (a chain)
 //              recursive_doubling     lg (a + nb + 2ng)
+//              shared_memory          one write of n at each rank, then r reads of n and r n g at rank r (reduce's
+//                                     fold, ranks 0 .. r only): the last rank's p-1 are the longest
 //
 // Tags. Between one ordered pair of ranks an algorithm sends at most one message per phase, each phase with its
 // own tag (kTag*), except the rings, which send p-1 messages to the same neighbour: they alternate two tags, post
@@ -467,26 +469,86 @@ void reduce_reduce_scatter_gather(const Args& a, Schedule& s) {
 }
 
 // Through the node's shared memory: every rank leaves its input once in its node area for the ranks that reduce (the
-// root, or all of them), chunk by chunk, and each of those folds the others' chunks from the top as reduce_linear
-// does (any operator): x(p-1)'s copied out, then each lower one reduced straight from the area when the layout is
-// contiguous (sparing the copy out), else read into scratch first. One round of writes and one of reads, where a
-// tree takes log2 p rounds of messages, each waiting for the scheduler when ranks outnumber cores; and on a long
-// vector the writers copy in beside the reducer's work, so it only reduces.
+// root, all of them, or for a prefix the higher ones), chunk by chunk, and each of those folds the chunks in rank
+// order (any operator) with recursive doubling's association (fold_in_order, below): from the top down, each input
+// reduced straight from the area when the layout is contiguous (sparing the copy out), else read into scratch
+// first. One round of writes and one of reads, where a tree takes log2 p rounds of messages, each waiting for the
+// scheduler when ranks outnumber cores; and on a long vector the writers copy in beside the reducer's work, so it
+// only reduces.
 std::size_t node_chunk(const Args& a, const datatype::Datatype& type) {
   if (type.size == 0) return std::max<std::size_t>(1, a.recvcount);
   return std::max<std::size_t>(1, NodeSegment::kBlockBytes / type.size);
 }
 
-void node_memory_reduce(const Ctx& c, int root) {
-  const std::size_t n = c.a.recvcount, chunk = node_chunk(c.a, *c.type);
-  const int r = c.rank(), p = c.size();
-  if (n == 0) return;
-  auto readers_of = [&](int writer) {  // who reads `writer`'s input (the root writes none)
-    return root < 0 ? all_ranks_but(writer, p) : std::vector<int>{root};
+// Who folds whose input: rank r folds x0 .. x(last(r)) (nothing when last < 0), so writer q's readers are the
+// other ranks whose run covers q. Reduce: only the root folds, all p; allreduce: every rank; scan: up to its own;
+// exscan: up to the one below it.
+struct NodeFold {
+  enum Kind { kReduce, kAllreduce, kScan, kExscan } kind;
+  int root, p;
+  int last(int r) const {
+    switch (kind) {
+      case kReduce: return r == root ? p - 1 : -1;
+      case kAllreduce: return p - 1;
+      case kScan: return r;
+      case kExscan: return r - 1;
+    }
+    return -1;
+  }
+  std::vector<int> readers(int q) const {
+    std::vector<int> out;
+    for (int s = 0; s < p; ++s)
+      if (s != q && last(s) >= q) out.push_back(s);
+    return out;
+  }
+};
+
+// A rank that takes every input from the node's memory may associate them as it likes; it takes recursive doubling's
+// association (MPICH's, Open MPI's, and recursive_doubling's here): of m inputs the first 2 rem in pairs (x0 op x1,
+// x2 op x3, ...; rem = m - pof2), then the pof2 runs halved recursively. A sum of doubles then comes out as theirs
+// does, bit for bit, where the chain x0 op (x1 op (... op x(m-1))) this replaced differed in the last bits: enough
+// for hypre's regression tests, whose saved outputs came from those libraries, to fail on one node.
+// `put(q, into, after)` writes x(q) into `into`, `add_below(q, into, after)` makes it x(q) op `into`; `temps` hold the
+// lower halves, one per level of the tree (fold_levels), with their last readers in `temp_free`.
+int fold_levels(int m) { return std::countr_zero(std::bit_floor(static_cast<unsigned>(std::max(m, 1)))); }
+
+template <class Put, class AddBelow>
+VertexId fold_in_order(const Ctx& c, int m, const Data& dest, VertexId dest_free, const std::vector<Data>& temps,
+                       std::vector<VertexId>& temp_free, const Put& put, const AddBelow& add_below) {
+  const Fold f(m);
+  // Leaf v (a new rank of the fold): inputs real(v) - 1 and real(v) for v < rem, else real(v).
+  const auto over = [&](const auto& self, int lo, int hi, const Data& into, int level, VertexId free) -> VertexId {
+    if (hi - lo == 1) {
+      const VertexId upper = put(f.real(lo), into, free);
+      return lo < f.rem ? add_below(f.real(lo) - 1, into, upper) : upper;
+    }
+    const int mid = lo + (hi - lo) / 2;
+    const VertexId upper = self(self, mid, hi, into, level, free);
+    if (mid - lo == 1 && lo >= f.rem) return add_below(f.real(lo), into, upper);  // one input: no lower half
+    const Data below = elements(temps[level], 0, into.count);
+    const VertexId lower = self(self, lo, mid, below, level + 1, temp_free[level]);
+    return temp_free[level] = c.reduce(below, into, {upper, lower});
   };
-  if (root >= 0 && r != root) {
+  return over(over, 0, f.pof2, dest, 0, dest_free);
+}
+
+void node_memory_reduce(const Ctx& c, const NodeFold& fold) {
+  const std::size_t n = c.a.recvcount, chunk = node_chunk(c.a, *c.type);
+  const int r = c.rank(), p = c.size(), top = fold.last(r);
+  if (n == 0) return;
+  std::vector<std::vector<int>> readers(static_cast<std::size_t>(p));
+  for (int q = 0; q <= top; ++q) readers[q] = fold.readers(q);
+  readers[r] = fold.readers(r);
+  // A writer's chunks go out in order: a chunk 8 (4 with a payload) ahead shares its area, and must not take it
+  // first, since a reader folds the chunks in order.
+  VertexId published = kNoVertex;
+  auto publish = [&](const Data& input, std::size_t first, int tag, VertexId after) {
+    if (!readers[r].empty())
+      published = c.publish(elements(input, first, std::min(chunk, n - first)), readers[r], tag, {after, published});
+  };
+  if (top < 0) {
     for (std::size_t first = 0, tag = 0; first < n; first += chunk, ++tag)
-      c.publish(elements(c.input(n), first, std::min(chunk, n - first)), readers_of(r), static_cast<int>(tag), {});
+      publish(c.input(n), first, static_cast<int>(tag), kNoVertex);
     return;
   }
   // In place, recvbuf is the input that the others read through the area and the fold overwrites: keep it aside.
@@ -498,30 +560,35 @@ void node_memory_reduce(const Ctx& c, int root) {
     kept = c.copy(c.input(n), own, {});
   }
   const bool fused = datatype::contiguous(*c.type, n);
-  const Data others = fused || p == 1 ? Data{} : c.temp(std::min(chunk, n) * static_cast<std::size_t>(p - 1));
+  const std::size_t most = std::min(chunk, n);
+  const Data others = fused || top == 0 ? Data{} : c.temp(most * static_cast<std::size_t>(p - 1));
   std::vector<VertexId> free(static_cast<std::size_t>(p), kNoVertex);  // the last reduce out of q's scratch
+  std::vector<Data> temps;
+  for (int level = 0; level < fold_levels(top + 1); ++level) temps.push_back(c.temp(most));
+  std::vector<VertexId> temp_free(temps.size(), kNoVertex);
   for (std::size_t first = 0, t = 0; first < n; first += chunk, ++t) {
     const int tag = static_cast<int>(t);
     const std::size_t len = std::min(chunk, n - first);
     const Data mine = elements(own, first, len), result = elements(out, first, len);
-    if (root < 0 && p > 1) c.publish(mine, readers_of(r), tag, {kept});
-    VertexId acc = p - 1 == r ? (same(mine, result) ? kept : c.copy(mine, result, {kept}))
-                              : c.read(result, p - 1, readers_of(p - 1), tag, {kept});
-    for (int q = p - 2; q >= 0; --q) {
-      if (q == r) {
-        acc = c.reduce(mine, result, {acc, kept});
-      } else if (fused) {
-        acc = c.read_reduce(result, q, readers_of(q), tag, {acc});
-      } else {
-        const Data theirs = elements(others, std::min(chunk, n) * static_cast<std::size_t>(q < r ? q : q - 1), len);
-        const VertexId got = c.read(theirs, q, readers_of(q), tag, {free[q]});
-        acc = free[q] = c.reduce(theirs, result, {acc, got});
-      }
-    }
+    publish(own, first, tag, kept);
+    const auto put = [&](int q, const Data& to, VertexId after) {
+      if (q != r) return c.read(to, q, readers[q], tag, {kept, after});
+      return same(mine, to) ? kept : c.copy(mine, to, {kept, after});
+    };
+    const auto add_below = [&](int q, const Data& to, VertexId after) {
+      if (q == r) return c.reduce(mine, to, {after, kept});
+      if (fused) return c.read_reduce(to, q, readers[q], tag, {after});
+      const Data theirs = elements(others, most * static_cast<std::size_t>(q < r ? q : q - 1), len);
+      const VertexId got = c.read(theirs, q, readers[q], tag, {free[q]});
+      return free[q] = c.reduce(theirs, to, {after, got});
+    };
+    fold_in_order(c, top + 1, result, kNoVertex, temps, temp_free, put, add_below);
   }
 }
 
-void reduce_shared_memory(const Args& a, Schedule& s) { node_memory_reduce(Ctx(a, s), a.root); }
+void reduce_shared_memory(const Args& a, Schedule& s) {
+  node_memory_reduce(Ctx(a, s), {NodeFold::kReduce, a.root, a.size});
+}
 
 // ---- Allreduce ----------------------------------------------------------------------------------------------------
 
@@ -626,7 +693,9 @@ void allreduce_rabenseifner(const Args& a, Schedule& s) {
   });
 }
 
-void allreduce_shared_memory(const Args& a, Schedule& s) { node_memory_reduce(Ctx(a, s), -1); }
+void allreduce_shared_memory(const Args& a, Schedule& s) {
+  node_memory_reduce(Ctx(a, s), {NodeFold::kAllreduce, -1, a.size});
+}
 
 // How many area-sized pieces the largest of the p slices of the vector takes.
 std::size_t slice_pieces(const Args& a, const datatype::Datatype& type) {
@@ -635,7 +704,7 @@ std::size_t slice_pieces(const Args& a, const datatype::Datatype& type) {
 }
 
 // Through the node's shared memory by slices, for long vectors (Rabenseifner's structure on one node): rank i leaves
-// slice i of its input for rank i alone; rank i folds slice i from the top, reducing straight from the writers'
+// slice i of its input for rank i alone; rank i folds slice i (fold_in_order), reducing straight from the writers'
 // areas; then each leaves its reduced slice for all, and reads the others'. Every rank reduces (p-1) n/p elements
 // where shared_memory has each reduce (p-1) n.
 // Deadlock-free with a writer's few areas: each writer publishes in one order (slices ascending, pieces ascending,
@@ -665,13 +734,18 @@ void allreduce_shared_memory_slices(const Args& a, Schedule& s) {
     for (std::size_t k = 0; k * chunk < theirs.count; ++k)
       published = c.publish(piece_of(theirs, k), {i}, tag(i, k), {published});
   }
-  std::vector<VertexId> reduced;
+  std::vector<Data> temps;
+  for (int level = 0; level < fold_levels(p); ++level) temps.push_back(c.temp(std::min(chunk, result.count)));
+  std::vector<VertexId> temp_free(temps.size(), kNoVertex), reduced;
   for (std::size_t k = 0; k * chunk < result.count; ++k) {
     const Data into = piece_of(result, k), from_own = piece_of(own, k);
-    VertexId acc = p - 1 == r ? c.copy(from_own, into, {kept}) : c.read(into, p - 1, {r}, tag(r, k), {kept});
-    for (int q = p - 2; q >= 0; --q)
-      acc = q == r ? c.reduce(from_own, into, {acc, kept}) : c.read_reduce(into, q, {r}, tag(r, k), {acc});
-    reduced.push_back(acc);
+    const auto put = [&](int q, const Data& to, VertexId after) {
+      return q == r ? c.copy(from_own, to, {kept, after}) : c.read(to, q, {r}, tag(r, k), {kept, after});
+    };
+    const auto add_below = [&](int q, const Data& to, VertexId after) {
+      return q == r ? c.reduce(from_own, to, {after, kept}) : c.read_reduce(to, q, {r}, tag(r, k), {after});
+    };
+    reduced.push_back(fold_in_order(c, p, into, kNoVertex, temps, temp_free, put, add_below));
   }
   // The reduced slices: out's other slices are written only once this rank's inputs there have gone out (in place).
   const VertexId inputs_out = published;
@@ -825,6 +899,13 @@ void prefix_recursive_doubling(const Args& a, Schedule& s, bool exclusive) {
 void scan_recursive_doubling(const Args& a, Schedule& s) { prefix_recursive_doubling(a, s, false); }
 void exscan_recursive_doubling(const Args& a, Schedule& s) { prefix_recursive_doubling(a, s, true); }
 
+void scan_shared_memory(const Args& a, Schedule& s) {
+  node_memory_reduce(Ctx(a, s), {NodeFold::kScan, -1, a.size});
+}
+void exscan_shared_memory(const Args& a, Schedule& s) {
+  node_memory_reduce(Ctx(a, s), {NodeFold::kExscan, -1, a.size});
+}
+
 // ---- The table ----------------------------------------------------------------------------------------------------
 
 bool commutative(const Args& a) { return a.op->commutative; }
@@ -865,8 +946,10 @@ constexpr Algorithm kAlgorithms[] = {
     {Operation::kReduceScatter, "reduce_scatterv", reduce_scatter_reduce_scatterv<v_layout>, nullptr},
     {Operation::kScan, "linear", scan_linear, nullptr},
     {Operation::kScan, "recursive_doubling", scan_recursive_doubling, nullptr},
+    {Operation::kScan, "shared_memory", scan_shared_memory, node_memory_fits},
     {Operation::kExscan, "linear", exscan_linear, nullptr},
     {Operation::kExscan, "recursive_doubling", exscan_recursive_doubling, nullptr},
+    {Operation::kExscan, "shared_memory", exscan_shared_memory, node_memory_fits},
 };
 
 }  // namespace

@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -514,24 +517,72 @@ TEST(ReductionHierarchical, LevelsWithLargeVectors) {
     }
 }
 
-// The shared-memory reduce and allreduce on vectors of three areas' chunks: reduced straight from the node's memory
-// (contiguous types) or read into scratch first (gapped ones), in rank order either way. The slices: each slice
-// in several pieces, more than a writer has areas (each rank's slice, and the vector, outgrow them).
+// The shared-memory reduce, allreduce, scan and exscan on vectors of three areas' chunks: reduced straight from the
+// node's memory (contiguous types) or read into scratch first (gapped ones), in rank order either way. The slices:
+// each slice in several pieces, more than a writer has areas (each rank's slice, and the vector, outgrow them).
 TEST(ReductionSharedMemory, LongVectorsInChunks) {
   for (const auto& [op, name] : {std::pair{Operation::kReduce, "shared_memory"},
                                  {Operation::kAllreduce, "shared_memory"},
-                                 {Operation::kAllreduce, "shared_memory_slices"}}) {
+                                 {Operation::kAllreduce, "shared_memory_slices"},
+                                 {Operation::kScan, "shared_memory"},
+                                 {Operation::kExscan, "shared_memory"}}) {
     const Algorithm& algo = *find_algorithm(op, name);
     for (const Case& k : cases())
       for (int p : {3, 5})
         for (bool in_place : {false, true}) {
           if (!applies(algo, k)) continue;
-          const std::size_t areas = std::string_view(name) == "shared_memory" ? 2 : 6 * p;  // 6 pieces per slice
+          const std::size_t areas = std::string_view(name) == "shared_memory" ? 7 : 6 * p;  // 6 pieces per slice
           const std::size_t count = areas * NodeSegment::kBlockBytes / k.type->size + 7;
           const Trial trial{algo, k, p, count, p / 2, in_place, nullptr, true};
           EXPECT_EQ(check(trial), "") << describe(trial);
         }
   }
+}
+
+// ---- Association ---------------------------------------------------------------------------------------------------
+
+// x0 + ... + x(m-1) as recursive doubling in MPICH and Open MPI associates it: the first 2 rem inputs in pairs
+// (rem = m - pof2), then the pof2 runs paired again and again.
+double recursive_doubling_sum(const std::vector<double>& x) {
+  const std::size_t rem = x.size() - std::bit_floor(x.size());
+  std::vector<double> runs;
+  for (std::size_t i = 0; i < x.size(); i += i < 2 * rem ? 2 : 1) runs.push_back(i < 2 * rem ? x[i] + x[i + 1] : x[i]);
+  for (std::vector<double> next; runs.size() > 1; runs.swap(next), next.clear())
+    for (std::size_t i = 0; i < runs.size(); i += 2) next.push_back(runs[i] + runs[i + 1]);
+  return runs[0];
+}
+
+// The algorithms that fold every input in one place sum doubles bit for bit as recursive doubling does, so that a
+// program's results on one node match other MPI libraries' (hypre's regression tests compare them to 0 ulp). The
+// inputs have full mantissas and both signs, so almost every addition rounds, and another association differs.
+TEST(ReductionAssociation, SumsOfDoublesMatchRecursiveDoubling) {
+  const Case spread{"sum_double_spread", datatype::predefined(datatype::kDouble),
+                    *datatype::predefined_op(datatype::kOpSum), 0,
+                    [](int r, std::size_t i, char* e) {
+                      uint64_t h = (static_cast<uint64_t>(r) << 32 | i) * 0x9e3779b97f4a7c15ULL;  // a hash of (r, i)
+                      h ^= h >> 29;
+                      const double mantissa = 1.0 + std::ldexp(static_cast<double>(h >> 12), -52);
+                      put<double>(e, std::ldexp(h & 4 ? -mantissa : mantissa, static_cast<int>(h & 3)));
+                    },
+                    nullptr, nullptr};
+  for (const auto& [op, name] : {std::pair{Operation::kAllreduce, "recursive_doubling"},
+                                 {Operation::kAllreduce, "shared_memory"},
+                                 {Operation::kAllreduce, "shared_memory_slices"},
+                                 {Operation::kReduce, "shared_memory"}})
+    for (int p = 1; p <= 17; ++p) {
+      const std::size_t count = 2 * static_cast<std::size_t>(p) + 3;  // every slice gets elements
+      const Trial trial{*find_algorithm(op, name), spread, p, count, p - 1, false, nullptr, true};
+      World w = set_up(trial);
+      ASSERT_EQ(sim::run_all(p, [&](int r, Schedule& s) { trial.algo.build(w.args[r], s); }), "") << describe(trial);
+      for (std::size_t i = 0; i < count; ++i) {
+        std::vector<double> x;
+        for (int r = 0; r < p; ++r) x.push_back(get<double>(w.send[r].data() + i * sizeof(double)));
+        const double want = recursive_doubling_sum(x);
+        for (int r = op == Operation::kReduce ? p - 1 : 0; r < p; ++r)
+          EXPECT_EQ(get<double>(w.recv[r].data() + i * sizeof(double)), want)
+              << describe(trial) << ", rank " << r << ", element " << i;
+      }
+    }
 }
 
 // A persistent collective builds once and starts again: the second run must see the new inputs, scratch reset.
@@ -598,8 +649,8 @@ TEST(ReductionRegistry, NamesPerOperation) {
             "shared_memory_slices, hierarchical, multi_leader, grouped");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatter), "ring, pairwise, reduce_scatterv");
   EXPECT_EQ(algorithm_names(Operation::kReduceScatterBlock), "ring, pairwise, reduce_scatterv");
-  EXPECT_EQ(algorithm_names(Operation::kScan), "linear, recursive_doubling");
-  EXPECT_EQ(algorithm_names(Operation::kExscan), "linear, recursive_doubling");
+  EXPECT_EQ(algorithm_names(Operation::kScan), "linear, recursive_doubling, shared_memory");
+  EXPECT_EQ(algorithm_names(Operation::kExscan), "linear, recursive_doubling, shared_memory");
 }
 
 }  // namespace

@@ -108,6 +108,10 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 65536), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 65537), "ring");
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 16, 8), "bruck");
+  EXPECT_EQ(chosen_on_one_node(Operation::kScan, 8, 8), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kExscan, 5, 512), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kExscan, 4, 8), "linear");
+  EXPECT_EQ(chosen_on_one_node(Operation::kScan, 8, 1024), "linear");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 256), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 8, 1024), "linear");
   EXPECT_EQ(chosen_on_one_node(Operation::kAlltoall, 4, 8), "shared_memory");
