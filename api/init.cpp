@@ -58,7 +58,7 @@ Status start_library(int required) {
   // the library lock (runtime/library_lock.hpp), which nothing turns off again.
   const int level = std::clamp(required, MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
   if (level == MPI_THREAD_MULTIPLE) runtime::enable_library_lock();
-  if (st.phase == runtime::Phase::Running || st.phase == runtime::Phase::Idle) {
+  if (st.up()) {
     st.thread_level = std::max(st.thread_level, level);
     st.phase = runtime::Phase::Running;
     return {};

@@ -97,8 +97,7 @@ extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
   // Without a "thread_level" hint, a session gets the level the library already runs at (MPI-4.0 11.6 lets
   // earlier requests influence what a session is granted; MPICH's threads/init/mult_session expects it).
   const runtime::State& st = runtime::state();
-  const bool started = st.phase == runtime::Phase::Running || st.phase == runtime::Phase::Idle;
-  int required = started ? st.thread_level : MPI_THREAD_SINGLE;
+  int required = st.up() ? st.thread_level : MPI_THREAD_SINGLE;
   if (const std::string* level = hints ? hints->get("thread_level") : nullptr) {
     required = runtime::thread_level_of(*level);
     if (required < 0) return fail(MPI_ERR_ARG, "invalid thread_level \"" + *level + "\"");

@@ -15,6 +15,8 @@ enum class Phase { Before, Running, Idle, After };
 
 struct State {
   Phase phase = Phase::Before;  // the library's: Running while the world model or a session is in use
+  // Whether the bootstrap and transport are up (running, or idle between sessions).
+  bool up() const { return phase == Phase::Running || phase == Phase::Idle; }
   bool world_model = false;     // MPI_Init was called (MPI_Initialized), and
   bool world_finalized = false; // MPI_Finalize too (MPI_Finalized)
   int sessions = 0;             // MPI_Session_init calls not yet finalized

@@ -513,7 +513,7 @@ struct NodeFold {
 int fold_levels(int m) { return std::countr_zero(std::bit_floor(static_cast<unsigned>(std::max(m, 1)))); }
 
 template <class Put, class AddBelow>
-VertexId fold_in_order(const Ctx& c, int m, const Data& dest, VertexId dest_free, const std::vector<Data>& temps,
+VertexId fold_in_order(const Ctx& c, int m, const Data& dest, const std::vector<Data>& temps,
                        std::vector<VertexId>& temp_free, const Put& put, const AddBelow& add_below) {
   const Fold f(m);
   // Leaf v (a new rank of the fold): inputs real(v) - 1 and real(v) for v < rem, else real(v).
@@ -529,7 +529,7 @@ VertexId fold_in_order(const Ctx& c, int m, const Data& dest, VertexId dest_free
     const VertexId lower = self(self, lo, mid, below, level + 1, temp_free[level]);
     return temp_free[level] = c.reduce(below, into, {upper, lower});
   };
-  return over(over, 0, f.pof2, dest, 0, dest_free);
+  return over(over, 0, f.pof2, dest, 0, kNoVertex);
 }
 
 void node_memory_reduce(const Ctx& c, const NodeFold& fold) {
@@ -582,7 +582,7 @@ void node_memory_reduce(const Ctx& c, const NodeFold& fold) {
       const VertexId got = c.read(theirs, q, readers[q], tag, {free[q]});
       return free[q] = c.reduce(theirs, to, {after, got});
     };
-    fold_in_order(c, top + 1, result, kNoVertex, temps, temp_free, put, add_below);
+    fold_in_order(c, top + 1, result, temps, temp_free, put, add_below);
   }
 }
 
@@ -745,7 +745,7 @@ void allreduce_shared_memory_slices(const Args& a, Schedule& s) {
     const auto add_below = [&](int q, const Data& to, VertexId after) {
       return q == r ? c.reduce(from_own, to, {after, kept}) : c.read_reduce(to, q, {r}, tag(r, k), {after});
     };
-    reduced.push_back(fold_in_order(c, p, into, kNoVertex, temps, temp_free, put, add_below));
+    reduced.push_back(fold_in_order(c, p, into, temps, temp_free, put, add_below));
   }
   // The reduced slices: out's other slices are written only once this rank's inputs there have gone out (in place).
   const VertexId inputs_out = published;

@@ -6,7 +6,9 @@
  *  - MPI_Init while A is open, a second session B opened and closed meanwhile, MPI_Finalize: A still works after
  *    it (a new communicator, an allreduce); MPI_Session_finalize of A then ends MPI;
  *  - MPI starts again (MPI-4.0 11.3: sessions come and go): twice, a session C opened after that, a communicator
- *    from its WORLD set checked as A's was, and C closed;
+ *    from its WORLD set checked as A's was, and C closed; with the argument "idle" (run with
+ *    STRATA_INITIAL_ERRHANDLER=return), a call while no session is open returns MPI_ERR_OTHER naming the call, and
+ *    the next session still works;
  *  - errors: an unknown process set and a bad n go to the session's handler (a user one, which sees the session),
  *    MPI_Session_call_errhandler calls it; Comm_create_from_group refuses a NULL tag and a non-member's call, and
  *    gives MPI_COMM_NULL, locally, for MPI_GROUP_EMPTY.
@@ -117,8 +119,19 @@ static void session_errors(MPI_Session s) {
   CHECK_MPI(MPI_Errhandler_free(&eh));
 }
 
+/* Between sessions MPI is not initialized: a call is refused through the initial error handler. */
+static void refused_while_idle(void) {
+  int rank = -1, cls = -1, len = 0;
+  char msg[MPI_MAX_ERROR_STRING];
+  const int err = MPI_Comm_rank(MPI_COMM_SELF, &rank);
+  CHECK(MPI_Error_class(err, &cls) == MPI_SUCCESS && cls == MPI_ERR_OTHER);
+  CHECK(MPI_Error_string(err, msg, &len) == MPI_SUCCESS);
+  if (strstr(msg, "MPI_Comm_rank") == NULL) fprintf(stderr, "message does not name the call: '%s'\n", msg);
+  CHECK(strstr(msg, "MPI_Comm_rank") != NULL && rank == -1);
+}
+
 int main(int argc, char **argv) {
-  (void)argc, (void)argv;
+  const int idle = argc > 1 && strcmp(argv[1], "idle") == 0;
   int flag = -1;
   MPI_Info hints;
   CHECK_MPI(MPI_Info_create(&hints));
@@ -206,6 +219,7 @@ int main(int argc, char **argv) {
 
   /* MPI again, and again, after its last session ended. */
   for (int round = 0; round < 2; ++round) {
+    if (idle) refused_while_idle();
     MPI_Session c = MPI_SESSION_NULL;
     CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &c));
     MPI_Comm c4 = world_from(c, round == 0 ? "session_basic.again" : "session_basic.again2");
