@@ -8,6 +8,7 @@
 #include "coll/algorithms.hpp"
 #include "coll/call_check.hpp"
 #include "coll/selection.hpp"
+#include "runtime/slow_distances.hpp"
 #include "transport/engine.hpp"
 
 namespace strata::api::tools {
@@ -114,8 +115,8 @@ Registry build() {
                                        "STRATA_P2P_CMA: how a large message between ranks of one node travels: on "
                                        "(1), the receiver reads it from the sender's memory (one copy); off (0), the "
                                        "sender writes it through the ring in 64 KiB pieces; auto (-1, unset), reads "
-                                       "except where the kernel's copy is slow for the two buffers' addresses (1-63 "
-                                       "bytes apart modulo 4 KiB). Read at MPI_Init.",
+                                       "except where the kernel's copy is slow for the two buffers' addresses "
+                                       "(strata_slow_copy_distances). Read at MPI_Init.",
                                        MPI_T_VERBOSITY_TUNER_DETAIL,
                                        [value = setting("STRATA_P2P_CMA")] {
                                          return value.empty() ? -1 : value == "1" ? 1 : 0;
@@ -128,6 +129,13 @@ Registry build() {
                                        "MPI_Init.",
                                        MPI_T_VERBOSITY_TUNER_DETAIL,
                                        [on = setting("STRATA_CMA", "1") != "0"] { return on ? 1 : 0; }));
+  add_cvar(transport, read_only_text("strata_slow_copy_distances",
+                                     "STRATA_SLOW_COPY_DISTANCES: where copies of 2 KiB and more run ten times "
+                                     "slower on this processor (the destination 1-63 bytes past the source modulo "
+                                     "4 KiB): distances and ranges, \"1-15,40\", or \"none\". Measured at the "
+                                     "first use when unset; copies at these distances go another way.",
+                                     MPI_T_VERBOSITY_TUNER_DETAIL,
+                                     runtime::format_distances(runtime::slow_rep_movsb_distances())));
   add_cvar(transport, read_only_text("strata_net_provider",
                                      "STRATA_NET_PROVIDER: the libfabric provider between nodes (default "
                                      "\"tcp;ofi_rxm\"). Read at MPI_Init.",

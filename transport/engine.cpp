@@ -163,6 +163,7 @@ Status Engine::init(const runtime::World& world) {
   int ncpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
   runtime::set_spin_limit(ranks_on_host(world, locals.size(), has_remote) > ncpus ? 2 : 2000);
   cross_memory_reads_ = env_or("STRATA_CMA", "1") != "0";
+  runtime::slow_rep_movsb_distances();  // measured here, not inside the first large message's time
   const std::string read_large = env_or("STRATA_P2P_CMA", "");
   read_large_ = read_large.empty() ? ReadLarge::Auto : read_large == "1" ? ReadLarge::Always : ReadLarge::Never;
   runtime::add_poller(&Engine::poll, this);

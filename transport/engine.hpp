@@ -5,10 +5,12 @@
 // Eager messages carry their payload in the header message. Larger ones go by rendezvous: RTS on the channel and
 // the receiver matches it. A ring peer's data:
 // - the receiver reads it from the sender's memory (process_vm_readv, one copy) and answers ACK;
-// - except where the kernel's copy runs at rep movsb's slow distances (runtime/copy_bytes.hpp: receive buffer 1-63
-//   bytes past the send buffer modulo 4 KiB; 1 MiB one way 451-616 us at 16 bytes, 129-154 at 48, 93-124 at 0): there
-//   the receiver answers CTS, and the sender writes the bytes into the ring as Data records of 64 KiB, which the
-//   receiver copies out as they come (two copies, on both cores at once: 57-74 us at those distances).
+// - except where the kernel's copy runs at rep movsb's slow distances (runtime/copy_bytes.hpp: the receive buffer a
+//   few bytes past the send buffer modulo 4 KiB, as this process measured; in 2026-11 1-31, 1 MiB one way 451-616 us
+//   at 16 bytes, 129-154 at 48, 93-124 at 0; on 2026-12-01 1-15, and at 16 bytes 1 MiB both ways took 92 us by the
+//   read, 137 in pieces, when 16 was still taken for slow): there the receiver answers CTS, and the sender writes
+//   the bytes into the ring as Data records of 64 KiB, which the receiver copies out as they come (two copies, on
+//   both cores at once: 57-74 us at those distances).
 // The pieces were the rule in one-node jobs until 2026-11-29. On this VM they win while its two processors exchange
 // cache lines quickly (bench/core_latency.c under 150 ns: 1 MiB one way 55-78 against 93-120 us, exchanged both ways
 // about even), but lose two to three times over when they do not (400 ns and more, which lasts minutes at a time):

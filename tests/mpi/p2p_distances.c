@@ -4,8 +4,8 @@
  *
  * How each message travelled is checked too, through Strata's MPI_T counter strata_p2p_messages_read: from a rank of
  * this node the receiver reads the sender's memory, except where the kernel's copy is slow (receive buffer 1-63 bytes
- * past the send buffer modulo 4 KiB: ring pieces instead), with STRATA_P2P_CMA=0 (pieces), =1 (always a read), or
- * STRATA_CMA=0 (never). Whether the kernel lets this process read its partner at all is probed here, independently,
+ * past the send buffer modulo 4 KiB, at the distances the MPI_T variable strata_slow_copy_distances names: ring pieces
+ * instead), with STRATA_P2P_CMA=0 (pieces), =1 (always a read), or STRATA_CMA=0 (never). Whether the kernel lets this process read its partner at all is probed here, independently,
  * with process_vm_readv. Ranks pair up (2k, 2k+1); an odd last rank sits out. */
 #define _GNU_SOURCE /* process_vm_readv */
 #include <sys/uio.h>
@@ -16,6 +16,7 @@
 enum { BYTES = 256 * 1024, PAGE = 4096, GUARD = 64, POISON = 0xA5 };
 
 static const int kOffsets[] = {0, 8, 16, 40, 63, 64, 100, PAGE - 24};
+static int slow_distance[64]; /* strata_slow_copy_distances */
 enum { OFFSETS = sizeof kOffsets / sizeof kOffsets[0] };
 
 static void fill(unsigned char *p, int seed) {
@@ -43,6 +44,31 @@ static void start_counting_reads(void) {
   CHECK(MPI_T_pvar_session_create(&session) == MPI_SUCCESS);
   CHECK(MPI_T_pvar_handle_alloc(session, index, NULL, &reads, &count) == MPI_SUCCESS && count == 1);
   CHECK(MPI_T_pvar_start(session, reads) == MPI_SUCCESS);
+}
+
+/* strata_slow_copy_distances: "none", or distances and ranges in 1-63 ("1-15,40"); when STRATA_SLOW_COPY_DISTANCES
+ * is set, its value. */
+static void read_slow_distances(void) {
+  int index, count;
+  MPI_T_cvar_handle h;
+  CHECK(MPI_T_cvar_get_index("strata_slow_copy_distances", &index) == MPI_SUCCESS);
+  CHECK(MPI_T_cvar_handle_alloc(index, NULL, &h, &count) == MPI_SUCCESS);
+  char *text = test_malloc((size_t)count);
+  CHECK(MPI_T_cvar_read(h, text) == MPI_SUCCESS);
+  CHECK(MPI_T_cvar_handle_free(&h) == MPI_SUCCESS);
+  const char *given = getenv("STRATA_SLOW_COPY_DISTANCES");
+  if (given && *given) CHECK(strcmp(text, given) == 0);
+  if (strcmp(text, "none") != 0)
+    for (char *at = text;;) {
+      char *end;
+      const long first = strtol(at, &end, 10);
+      const long last = *end == '-' ? strtol(end + 1, &end, 10) : first;
+      CHECK(first >= 1 && first <= last && last <= 63 && (*end == ',' || *end == '\0'));
+      for (long d = first; d <= last; ++d) slow_distance[d] = 1;
+      if (*end == '\0') break;
+      at = end + 1;
+    }
+  free(text);
 }
 
 static void stop_counting_reads(void) {
@@ -83,7 +109,7 @@ static int expect_read(int readable, int from, int to) {
   if (!readable || (cma && strcmp(cma, "0") == 0)) return 0;
   if (p2p && *p2p) return strcmp(p2p, "1") == 0;
   const int distance = ((to - from) % PAGE + PAGE) % PAGE;
-  return distance == 0 || distance >= 64;
+  return distance >= 64 || !slow_distance[distance];
 }
 
 int main(int argc, char **argv) {
@@ -95,6 +121,7 @@ int main(int argc, char **argv) {
   unsigned char *send_area = aligned_alloc(PAGE, BYTES + 3 * PAGE), *recv_area = aligned_alloc(PAGE, BYTES + 3 * PAGE);
   CHECK(send_area && recv_area);
   start_counting_reads();
+  read_slow_distances();
   const int readable = partner_readable(partner, size);
   int tag = 0;
   for (int s = 0; s < OFFSETS; ++s)

@@ -32,14 +32,16 @@ static const char *const kOperations[] = {"barrier",   "bcast",     "gather",   
                                           "allreduce", "reduce_scatter", "reduce_scatter_block", "scan",
                                           "exscan"};
 enum { kNumOperations = sizeof kOperations / sizeof kOperations[0] };
-static const char *const kTransportCvars[] = {"strata_shm_rings", "strata_p2p_cma", "strata_cma",
-                                              "strata_net_provider", "strata_shm_provider"};
+static const char *const kTransportCvars[] = {"strata_shm_rings",           "strata_p2p_cma",
+                                              "strata_cma",                 "strata_slow_copy_distances",
+                                              "strata_net_provider",        "strata_shm_provider"};
 static const char *const kCostCvars[] = {"strata_cost_probe", "strata_cost_file"};
 static const char *const kPvars[] = {"strata_p2p_messages_sent",       "strata_p2p_bytes_sent",
                                      "strata_p2p_messages_received",   "strata_p2p_bytes_received",
                                      "strata_p2p_unexpected_arrivals", "strata_p2p_posted_queue_length",
                                      "strata_p2p_unexpected_queue_length", "strata_p2p_messages_read"};
-enum { kNumCvars = 2 + kNumOperations + 5 + 2, kNumPvars = 8 };
+enum { kNumTransportCvars = sizeof kTransportCvars / sizeof kTransportCvars[0] };
+enum { kNumCvars = 2 + kNumOperations + kNumTransportCvars + 2, kNumPvars = 8 };
 
 static int rank, size;
 
@@ -193,7 +195,7 @@ static void check_cvar_list(void) {
     snprintf(want, sizeof want, "strata_coll_%s", kOperations[o]);
     cvar_index(want);
   }
-  for (int t = 0; t < 5; ++t) cvar_index(kTransportCvars[t]);
+  for (int t = 0; t < kNumTransportCvars; ++t) cvar_index(kTransportCvars[t]);
   for (int c = 0; c < 2; ++c) cvar_index(kCostCvars[c]);
   cvar_index("strata_check_coll");
   cvar_index("strata_coll_groups");
@@ -235,6 +237,10 @@ static void check_cvar_values(void) {
   CHECK(strcmp(text, env_or("STRATA_NET_PROVIDER", "tcp;ofi_rxm")) == 0);
   read_text_cvar("strata_shm_provider", text, sizeof text);
   CHECK(strcmp(text, env_or("STRATA_SHM_PROVIDER", "shm")) == 0);
+  /* Measured unless set (p2p_distances checks what it means). */
+  read_text_cvar("strata_slow_copy_distances", text, sizeof text);
+  const char *slow = env_or("STRATA_SLOW_COPY_DISTANCES", "");
+  CHECK(*slow ? strcmp(text, slow) == 0 : strcmp(text, "none") == 0 || strspn(text, "0123456789-,") == strlen(text));
   read_text_cvar("strata_cost_file", text, sizeof text);
   CHECK(strcmp(text, env_or("STRATA_COST_FILE", "")) == 0);
 
@@ -565,7 +571,7 @@ static void check_categories(void) {
     }
     CHECK(ncats == 0);
     /* Exactly the variables of its layer. */
-    int want_cvars = c == 1 ? 2 + kNumOperations : c == 2 ? 5 : 2;
+    int want_cvars = c == 1 ? 2 + kNumOperations : c == 2 ? kNumTransportCvars : 2;
     CHECK(ncvars == want_cvars);
     for (int k = 0; k < ncvars; ++k) {
       char cname[64];
