@@ -106,6 +106,13 @@ class Schedule {
   VertexId recv(const Data& where, int peer, int tag, std::initializer_list<VertexId> after) {
     return recv(where, peer, tag, std::span<const VertexId>(after.begin(), after.size()));
   }
+  VertexId publish(const Data& what, std::vector<int> readers, int tag, std::initializer_list<VertexId> after) {
+    return publish(what, std::move(readers), tag, std::span<const VertexId>(after.begin(), after.size()));
+  }
+  VertexId read(const Data& where, int writer, std::vector<int> readers, int tag,
+                std::initializer_list<VertexId> after) {
+    return read(where, writer, std::move(readers), tag, std::span<const VertexId>(after.begin(), after.size()));
+  }
   VertexId reduce(const Data& in, const Data& inout, const datatype::Op* op, int type_handle,
                   std::initializer_list<VertexId> after) {
     return reduce(in, inout, op, type_handle, std::span<const VertexId>(after.begin(), after.size()));

@@ -98,11 +98,11 @@ struct Ctx {
   }
   VertexId publish(const Data& what, const std::vector<int>& readers, int tag,
                    std::initializer_list<VertexId> after) const {
-    return s.publish(what, readers, tag, std::span<const VertexId>(after.begin(), after.size()));
+    return s.publish(what, readers, tag, after);
   }
   VertexId read(const Data& where, int writer, const std::vector<int>& readers, int tag,
                 std::initializer_list<VertexId> after) const {
-    return s.read(where, writer, readers, tag, std::span<const VertexId>(after.begin(), after.size()));
+    return s.read(where, writer, readers, tag, after);
   }
   VertexId read_reduce(const Data& inout, int writer, const std::vector<int>& readers, int tag,
                        std::initializer_list<VertexId> after) const {
