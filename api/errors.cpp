@@ -240,6 +240,11 @@ int run_errhandler(MPI_Errhandler h, int* handle, int code) {
   die(code, error_class_of(code));  // MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT: Strata ends the whole job
 }
 
+bool error_ends_job(MPI_Comm comm) {
+  const MPI_Errhandler h = handler_for(comm);
+  return h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_ABORT;
+}
+
 int invoke_errhandler(MPI_Comm comm, int code) {
   const MPI_Errhandler h = handler_for(comm);
   return run_errhandler(h, &comm, code);

@@ -40,6 +40,9 @@ bool is_errhandler_for(MPI_Errhandler handle, int kind);  // a predefined one, o
 void retain_errhandler(MPI_Errhandler handle);
 void release_errhandler(MPI_Errhandler handle);
 
+// Whether an error raised on `comm` now would end the job: the handler the rules above choose is
+// MPI_ERRORS_ARE_FATAL or MPI_ERRORS_ABORT.
+bool error_ends_job(MPI_Comm comm);
 // Runs comm's handler on `code` (MPI_Comm_call_errhandler) and returns `code` if the handler returns.
 int invoke_errhandler(MPI_Comm comm, int code);
 // Runs handler `h` for the object `*handle` (a communicator or a window) on `code`; returns `code` if it returns.

@@ -73,6 +73,16 @@ bool all_done(const RequestList& rs) {
   return std::none_of(rs.begin(), rs.end(), [](const ApiRequest* r) { return pending(r) && !r->complete; });
 }
 
+// A completed request that failed where the error's handler ends the job. MPI_Waitall raises its error at once
+// instead of waiting for the others first, which may never complete (a receive truncated by a mismatch on one rank
+// leaves the next message of its sender unmatched, and its peers wait for each other): the job ends either way,
+// and now it does, naming the failed request's own error rather than MPI_ERR_IN_STATUS.
+const ApiRequest* fatal_failure(const RequestList& rs) {
+  const auto fatal = [](const ApiRequest* r) { return done(r) && r->status.error != 0 && error_ends_job(r->comm); };
+  const auto it = std::find_if(rs.begin(), rs.end(), fatal);
+  return it == rs.end() ? nullptr : *it;
+}
+
 // Returns a completed request to the user: its status, its error, and its release (non-persistent ones).
 int retire(const char* call, MPI_Request* handle, ApiRequest* r, MPI_Status* status) {
   if (r->generalized) {  // never persistent: released here
@@ -210,7 +220,8 @@ extern "C" int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
   RequestList rs;
   if (!check_array(check, count, array_of_requests, rs).statuses_out(array_of_statuses, count).ok())
     return check.raise();
-  runtime::wait_until([&] { return all_done(rs); });
+  runtime::wait_until([&] { return all_done(rs) || fatal_failure(rs) != nullptr; });
+  if (const ApiRequest* fatal = fatal_failure(rs)) return request_error("MPI_Waitall", *fatal);  // ends the job
   return retire_all("MPI_Waitall", count, array_of_requests, rs, array_of_statuses);
 }
 
