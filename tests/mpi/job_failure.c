@@ -1,5 +1,6 @@
 /* One rank fails while every other rank is blocked inside MPI_Recv (Strata's wait loop): the job must end with
- * that rank's status and mpiexec must name it. Usage: job_failure abort|segv|exit|no_finalize */
+ * that rank's status and mpiexec must name it. Usage: job_failure abort|segv|exit|no_finalize|abort_after_finalize
+ * (the last: every rank has finalized, and the last one then calls MPI_Abort, erroneous but still honoured). */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,11 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *mode = argc > 1 ? argv[1] : "abort";
+  if (strcmp(mode, "abort_after_finalize") == 0) {
+    MPI_Finalize();
+    if (rank == size - 1) MPI_Abort(MPI_COMM_WORLD, 5);
+    return 0;
+  }
   if (rank != size - 1) {
     int never;
     MPI_Recv(&never, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);  /* nobody sends tag 99 */
