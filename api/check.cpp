@@ -9,8 +9,11 @@ namespace strata::api {
 std::string describe_comm(MPI_Comm handle) {
   if (handle == MPI_COMM_NULL) return "MPI_COMM_NULL";
   const comm::Communicator* c = comms().get(handle);
-  return c ? c->name.empty() ? "communicator " + std::to_string(handle) : c->name
-           : "invalid communicator handle " + std::to_string(handle);
+  if (c != nullptr) return c->name.empty() ? "communicator " + std::to_string(handle) : c->name;
+  // The predefined ones keep their names where they are not (or no longer) valid: before MPI_Init, after MPI_Finalize.
+  if (handle == MPI_COMM_WORLD) return "MPI_COMM_WORLD";
+  if (handle == MPI_COMM_SELF) return "MPI_COMM_SELF";
+  return "invalid communicator handle " + std::to_string(handle);
 }
 
 Check::Check(const char* call, MPI_Comm comm, When when) : call_(call), comm_(comm) {

@@ -152,17 +152,13 @@ extern "C" int PMPI_Finalized(int* flag) {
 STRATA_PMPI(Abort)
 extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) {
   const runtime::State& st = runtime::state();
-  // Erroneous outside MPI_Init .. MPI_Finalize, but still honoured; the predefined communicators keep their names
-  // there, where they are no longer (or not yet) valid handles.
-  const std::string which = comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
-                            : comm == MPI_COMM_SELF ? "MPI_COMM_SELF"
-                                                    : describe_comm(comm);
+  // Erroneous outside MPI_Init .. MPI_Finalize, but still honoured.
   const char* when = st.phase == runtime::Phase::After    ? " after MPI_Finalize"
                      : st.phase == runtime::Phase::Before ? " before MPI_Init"
                      : st.phase == runtime::Phase::Idle   ? " between sessions"
                                                           : "";
-  std::fprintf(stderr, "Strata: MPI_Abort(%s, %d) called on rank %d%s\n", which.c_str(), errorcode, st.world.rank,
-               when);
+  std::fprintf(stderr, "Strata: MPI_Abort(%s, %d) called on rank %d%s\n", describe_comm(comm).c_str(), errorcode,
+               st.world.rank, when);
   std::fflush(stderr);
   std::fflush(stdout);
   runtime::abort_job(errorcode, "MPI_Abort called");
