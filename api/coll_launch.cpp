@@ -48,7 +48,9 @@ Check& reduction(Check& check, MPI_Op op, const datatype::Datatype& type, const 
 Check& counts(Check& check, CallArray counts, CallArray displs, int n, std::vector<int>& counts_out,
               std::vector<int>* displs_out, const char* what) {
   if (!check.ok()) return check;
-  if (counts.null() || (displs_out != nullptr && displs.null() && n > 0))
+  // An array of no entries may be NULL (a neighbourhood collective's side of degree 0: PETSc passes what a zero-size
+  // allocation returned).
+  if (n > 0 && (counts.null() || (displs_out != nullptr && displs.null())))
     return check.fail(MPI_ERR_ARG, std::string(what) + "'s counts or displacements are NULL");
   const auto size = static_cast<std::size_t>(n > 0 ? n : 0);
   counts_out.resize(size);

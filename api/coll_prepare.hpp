@@ -59,15 +59,16 @@ inline Check& recv_side_v(Check& check, void* buf, CallArray counts_in, CallArra
 }
 
 // For reductions: one count and type for both sides.
+// `received`: the elements recvbuf takes, where that is not `count` (a reduce-scatter's own block); -1: count.
 inline Check& reduce_sides(Check& check, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
-                           MPI_Op op, bool in_place_allowed, bool receives, Args& a) {
+                           MPI_Op op, bool in_place_allowed, bool receives, Args& a, MPI_Count received = -1) {
   send_side(check, sendbuf, count, type, in_place_allowed, a);
   if (a.in_place) data(check, recvbuf, count, type, a.sendtype);
   a.recvcount = a.sendcount = static_cast<std::size_t>(count > 0 ? count : 0);
   a.recvtype = a.sendtype;
   if (receives) {
     not_in_place(check, recvbuf, "recvbuf");
-    if (check.ok()) check.buffer(recvbuf, count, a.recvtype.get());
+    if (check.ok()) check.buffer(recvbuf, received < 0 ? count : received, a.recvtype.get());
     a.recvbuf = recvbuf;
   }
   if (check.ok()) reduction(check, op, *a.recvtype, a.op);
@@ -183,7 +184,7 @@ inline auto alltoallv(const void* sendbuf, CallArray sendcounts, CallArray sdisp
 inline Check& types(Check& check, const MPI_Datatype* handles, int n, std::vector<datatype::TypeRef>& out,
                     const char* what) {
   if (!check.ok()) return check;
-  if (handles == nullptr) return check.fail(MPI_ERR_ARG, std::string(what) + " is NULL");
+  if (handles == nullptr && n > 0) return check.fail(MPI_ERR_ARG, std::string(what) + " is NULL");
   out.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n && check.ok(); ++i) check.type(handles[i], out[i]).committed(handles[i]);
   return check;
@@ -237,7 +238,7 @@ inline auto reduce_scatter_block(const void* sendbuf, void* recvbuf, MPI_Count r
     MPI_Count total = 0;
     if (check.ok() && (__builtin_mul_overflow(recvcount, static_cast<MPI_Count>(c.size), &total) || total > 0x7fffffff))
       check.fail(MPI_ERR_COUNT, "recvcount " + std::to_string(recvcount) + " x size exceeds an int");
-    reduce_sides(check, sendbuf, recvbuf, total, type, op, !c.inter(), true, a);
+    reduce_sides(check, sendbuf, recvbuf, total, type, op, !c.inter(), true, a, recvcount);
     a.recvcount = static_cast<std::size_t>(recvcount > 0 ? recvcount : 0);
     a.sendcount = a.recvcount * static_cast<std::size_t>(c.size);
   };
@@ -249,9 +250,10 @@ inline auto reduce_scatter(const void* sendbuf, void* recvbuf, CallArray recvcou
     long long total = 0;
     for (int n : a.recvcounts) total += n;
     if (check.ok() && total > 0x7fffffff) check.fail(MPI_ERR_COUNT, "the sum of recvcounts exceeds an int");
-    reduce_sides(check, sendbuf, recvbuf, total, type, op, !c.inter(), true, a);
+    const MPI_Count mine = c.rank < static_cast<int>(a.recvcounts.size()) ? a.recvcounts[c.rank] : 0;
+    reduce_sides(check, sendbuf, recvbuf, total, type, op, !c.inter(), true, a, mine);
     a.sendcount = static_cast<std::size_t>(total);
-    a.recvcount = c.rank < static_cast<int>(a.recvcounts.size()) ? static_cast<std::size_t>(a.recvcounts[c.rank]) : 0;
+    a.recvcount = static_cast<std::size_t>(mine);
   };
 }
 

@@ -18,6 +18,7 @@ set(STRATA_COLL_TEST_PROGRAMS
     coll_node_memory
     coll_intercomm
     coll_neighbourhood
+    coll_empty_arrays
     coll_allgather_large)
 
 strata_mpi_test_programs(coll_tests ${STRATA_COLL_TEST_PROGRAMS})
@@ -28,6 +29,12 @@ foreach(np 1 2 3 4 6 8)
   strata_mpi_test(coll_neighbourhood NP ${np})
 endforeach()
 strata_mpi_test(coll_neighbourhood NP 4 NODES node)
+
+# ---- NULL arrays of no entries (degree-0 sides, a reduce-scatter rank receiving none) ---------------------------
+foreach(np 2 3 5)
+  strata_mpi_test(coll_empty_arrays NP ${np})
+endforeach()
+strata_mpi_test(coll_empty_arrays NP 4 NODES node)
 
 # ---- On an intercommunicator: evens and odds; odd rank counts make the groups unequal ---------------------------
 foreach(np 2 3 4 5 8)
