@@ -27,7 +27,9 @@ constexpr std::size_t kMaxSpareBytes = std::size_t{1} << 20;
 }  // namespace
 
 void MatchQueues::add_unexpected(const Header& h, const char* payload, std::size_t len) {
-  List& list = *list_of(key(h.context, h.src_rank), true);
+  Queue& queue = *list_of(key(h.context, h.src_rank), true);
+  List& list = queue.messages;
+  ++queue.context->queued;
   if (spare_.empty())
     list.emplace_back();
   else
@@ -41,47 +43,61 @@ void MatchQueues::add_unexpected(const Header& h, const char* payload, std::size
 }
 
 MatchQueues::Found MatchQueues::find(const Envelope& want) {
-  auto first_in = [&](List& list) -> Found {
-    for (auto it = list.begin(); it != list.end(); ++it)
-      if (accepts(want, it->envelope())) return {&list, it};
+  auto first_in = [&](Queue& queue) -> Found {
+    for (auto it = queue.messages.begin(); it != queue.messages.end(); ++it)
+      if (accepts(want, it->envelope())) return {&queue, it};
     return {};
   };
   if (want.source != kAnySource) {
-    List* list = list_of(key(want.context, want.source), false);
-    return list == nullptr ? Found{} : first_in(*list);
+    Queue* queue = list_of(key(want.context, want.source), false);
+    return queue == nullptr ? Found{} : first_in(*queue);
   }
   Found best;
-  for (auto& [k, list] : unexpected_) {
-    if (static_cast<uint32_t>(k >> 32) != want.context) continue;
-    const Found f = first_in(list);
+  const auto context = contexts_.find(want.context);
+  if (context == contexts_.end() || context->second.queued == 0) return best;
+  for (Queue* queue : context->second.queues) {
+    const Found f = first_in(*queue);
     if (f.list != nullptr && (best.list == nullptr || f.it->arrival < best.it->arrival)) best = f;
   }
   return best;
 }
 
-MatchQueues::List* MatchQueues::list_of(uint64_t k, bool make) {
+MatchQueues::Queue* MatchQueues::list_of(uint64_t k, bool make) {
   if (last_list_ != nullptr && last_key_ == k) return last_list_;
-  List* list = nullptr;
+  Queue* queue = nullptr;
   if (make) {
-    list = &unexpected_[k];
+    auto [at, made] = unexpected_.try_emplace(k);
+    queue = &at->second;
+    if (made) {
+      Context& context = contexts_[static_cast<uint32_t>(k >> 32)];
+      context.queues.push_back(queue);
+      queue->context = &context;
+    }
   } else if (auto at = unexpected_.find(k); at != unexpected_.end()) {
-    list = &at->second;
+    queue = &at->second;
   } else {
     return nullptr;
   }
   last_key_ = k;
-  last_list_ = list;
-  return list;
+  last_list_ = queue;
+  return queue;
+}
+
+void MatchQueues::erase(const Found& found) {
+  --unexpected_count_;
+  --found.list->context->queued;
+  found.list->messages.erase(found.it);
 }
 
 void MatchQueues::recycle(const Found& found) {
-  --unexpected_count_;
   const std::size_t bytes = found.it->payload.capacity();
   if (spare_.size() < kMaxSpare && spare_bytes_ + bytes <= kMaxSpareBytes) {
+    --unexpected_count_;
+    --found.list->context->queued;
     spare_bytes_ += bytes;
-    spare_.splice(spare_.end(), *found.list, found.it);
+    spare_.splice(spare_.end(), found.list->messages, found.it);
   } else {
-    found.list->erase(found.it);
+    erase(found);
   }
 }
 
@@ -95,20 +111,19 @@ std::optional<Unexpected> MatchQueues::take_unexpected(const Envelope& want) {
   const Found found = find(want);
   if (found.list == nullptr) return std::nullopt;
   std::optional<Unexpected> u(std::move(*found.it));
-  --unexpected_count_;
-  found.list->erase(found.it);
+  erase(found);
   return u;
 }
 
 bool MatchQueues::remove_unexpected(const Envelope& have, int src_world, uint64_t cookie) {
-  List* at = list_of(key(have.context, have.source), false);
+  Queue* at = list_of(key(have.context, have.source), false);
   if (at == nullptr) return false;
-  List& list = *at;
+  List& list = at->messages;
   auto it = std::find_if(list.begin(), list.end(), [&](const Unexpected& u) {
     return u.header.src_world == src_world && u.header.cookie == cookie && u.header.tag == have.tag;
   });
   if (it == list.end()) return false;
-  recycle({&list, it});
+  recycle({at, it});
   return true;
 }
 

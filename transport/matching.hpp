@@ -4,7 +4,10 @@
 //
 // Arrived messages wait in one list per (context, source), so a receive from one rank never scans the backlog of
 // another: a fast sender may be thousands of messages ahead (a stream of eager collectives), and a receive naming
-// a slower one must still cost O(1). MPI_ANY_SOURCE compares the first candidates of each list by arrival number.
+// a slower one must still cost O(1). MPI_ANY_SOURCE compares the first candidates of the context's lists by arrival
+// number, and costs O(1) where the context has nothing queued: each window polls its context that way after every
+// arrival (rma/channel.cpp), and a program with hundreds of windows (Global Arrays keeps one per array) paid for
+// scanning every list of every context, each window, each message.
 #pragma once
 #include <cstdint>
 #include <list>
@@ -74,22 +77,33 @@ class MatchQueues {
   uint64_t arrivals() const { return arrivals_; }  // messages ever queued as unexpected
 
  private:
+  struct Queue;
+  struct Context {
+    std::vector<Queue*> queues;  // one per source that ever sent in this context
+    std::size_t queued = 0;             // messages in them
+  };
+  struct Queue {
+    std::list<Unexpected> messages;  // in arrival order
+    Context* context = nullptr;
+  };
   using List = std::list<Unexpected>;
   struct Found {
-    List* list = nullptr;  // null: none
+    Queue* list = nullptr;  // null: none
     List::iterator it;
   };
   static Envelope envelope_of(const Request* r) { return {r->context, r->rank, r->tag}; }
   static uint64_t key(uint32_t context, int source) { return uint64_t{context} << 32 | static_cast<uint32_t>(source); }
   Found find(const Envelope& want);  // the earliest arrived message `want` accepts
   void recycle(const Found& found);
-  List* list_of(uint64_t k, bool make);  // null when there is none and !make
+  Queue* list_of(uint64_t k, bool make);  // null when there is none and !make
+  void erase(const Found& found);
   std::vector<Request*> posted_;
-  std::unordered_map<uint64_t, List> unexpected_;  // by key(context, source), each in arrival order; never erased
+  std::unordered_map<uint64_t, Queue> unexpected_;  // by key(context, source), each in arrival order; never erased
+  std::unordered_map<uint32_t, Context> contexts_;  // never erased (communicators' contexts are few and reused)
   // The list used last: a stream from one sender (an eager collective's root running ahead) queues and takes every
   // message from the same list, and skips hashing the key twice per message. The map never erases or moves a list.
   uint64_t last_key_ = 0;
-  List* last_list_ = nullptr;
+  Queue* last_list_ = nullptr;
   std::size_t unexpected_count_ = 0;
   uint64_t arrivals_ = 0;
   std::list<Unexpected> spare_;  // consumed nodes, their payload capacity kept

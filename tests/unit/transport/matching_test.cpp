@@ -1,6 +1,8 @@
 // MatchQueues against a model: random interleavings of posted receives (with wildcards) and arriving messages are
 // checked against a direct reading of MPI-4.0 section 3.5 (the earliest posted receive that accepts a message;
-// the earliest arrived message that a receive accepts).
+// the earliest arrived message that a receive accepts). Messages leave the queues by both ways the engine takes them
+// (moved out, or handed over in place and their node recycled), over several contexts: MPI_ANY_SOURCE looks only at
+// its context's senders and skips a context with nothing queued, so the per-context count must stay exact.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -94,7 +96,7 @@ TEST_P(MatchingModel, RandomInterleavingsAgreeWithTheStandard) {
   std::vector<std::unique_ptr<Request>> requests;
   uint64_t next_id = 0;
   for (int step = 0; step < 2000; ++step) {
-    const uint32_t context = rng() % 2;
+    const uint32_t context = rng() % 5;
     if (rng() % 2) {
       Header h = message(context, static_cast<int>(rng() % 4), static_cast<int>(rng() % 3), next_id++);
       Request* expected = model.on_arrival(h);
@@ -108,7 +110,11 @@ TEST_P(MatchingModel, RandomInterleavingsAgreeWithTheStandard) {
       r->tag = rng() % 3 == 0 ? kAnyTag : static_cast<int>(rng() % 3);
       Envelope want{r->context, r->rank, r->tag};
       std::optional<Header> expected = model.on_post(want, r.get());
-      std::optional<Unexpected> got = q.take_unexpected(want);
+      std::optional<Unexpected> got;
+      if (rng() % 2)
+        got = q.take_unexpected(want);
+      else
+        q.consume_unexpected(want, [&](const Unexpected& u) { got = u; });
       ASSERT_EQ(got.has_value(), expected.has_value()) << "step " << step;
       if (got)
         EXPECT_EQ(got->header.cookie, expected->cookie) << "step " << step;
