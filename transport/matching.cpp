@@ -57,7 +57,7 @@ MatchQueues::Found MatchQueues::find(const Envelope& want) {
   if (context == contexts_.end() || context->second.queued == 0) return best;
   for (Queue* queue : context->second.queues) {
     const Found f = first_in(*queue);
-    if (f.list != nullptr && (best.list == nullptr || f.it->arrival < best.it->arrival)) best = f;
+    if (f.queue != nullptr && (best.queue == nullptr || f.it->arrival < best.it->arrival)) best = f;
   }
   return best;
 }
@@ -83,19 +83,22 @@ MatchQueues::Queue* MatchQueues::list_of(uint64_t k, bool make) {
   return queue;
 }
 
-void MatchQueues::erase(const Found& found) {
+void MatchQueues::unqueue(const Found& found) {
   --unexpected_count_;
-  --found.list->context->queued;
-  found.list->messages.erase(found.it);
+  --found.queue->context->queued;
+}
+
+void MatchQueues::erase(const Found& found) {
+  unqueue(found);
+  found.queue->messages.erase(found.it);
 }
 
 void MatchQueues::recycle(const Found& found) {
   const std::size_t bytes = found.it->payload.capacity();
   if (spare_.size() < kMaxSpare && spare_bytes_ + bytes <= kMaxSpareBytes) {
-    --unexpected_count_;
-    --found.list->context->queued;
+    unqueue(found);
     spare_bytes_ += bytes;
-    spare_.splice(spare_.end(), found.list->messages, found.it);
+    spare_.splice(spare_.end(), found.queue->messages, found.it);
   } else {
     erase(found);
   }
@@ -104,12 +107,12 @@ void MatchQueues::recycle(const Found& found) {
 const Unexpected* MatchQueues::peek_unexpected(const Envelope& want) const {
   // find() changes nothing; it is non-const only because take and consume need mutable positions.
   const Found found = const_cast<MatchQueues*>(this)->find(want);
-  return found.list == nullptr ? nullptr : &*found.it;
+  return found.queue == nullptr ? nullptr : &*found.it;
 }
 
 std::optional<Unexpected> MatchQueues::take_unexpected(const Envelope& want) {
   const Found found = find(want);
-  if (found.list == nullptr) return std::nullopt;
+  if (found.queue == nullptr) return std::nullopt;
   std::optional<Unexpected> u(std::move(*found.it));
   erase(found);
   return u;

@@ -66,7 +66,7 @@ class MatchQueues {
   template <class Use>
   bool consume_unexpected(const Envelope& want, Use&& use) {
     const Found found = find(want);
-    if (found.list == nullptr) return false;
+    if (found.queue == nullptr) return false;
     use(static_cast<const Unexpected&>(*found.it));
     recycle(found);
     return true;
@@ -80,7 +80,7 @@ class MatchQueues {
   struct Queue;
   struct Context {
     std::vector<Queue*> queues;  // one per source that ever sent in this context
-    std::size_t queued = 0;             // messages in them
+    std::size_t queued = 0;      // messages in them
   };
   struct Queue {
     std::list<Unexpected> messages;  // in arrival order
@@ -88,7 +88,7 @@ class MatchQueues {
   };
   using List = std::list<Unexpected>;
   struct Found {
-    Queue* list = nullptr;  // null: none
+    Queue* queue = nullptr;  // null: none
     List::iterator it;
   };
   static Envelope envelope_of(const Request* r) { return {r->context, r->rank, r->tag}; }
@@ -96,6 +96,7 @@ class MatchQueues {
   Found find(const Envelope& want);  // the earliest arrived message `want` accepts
   void recycle(const Found& found);
   Queue* list_of(uint64_t k, bool make);  // null when there is none and !make
+  void unqueue(const Found& found);  // counts the message out; the caller moves or erases its node
   void erase(const Found& found);
   std::vector<Request*> posted_;
   std::unordered_map<uint64_t, Queue> unexpected_;  // by key(context, source), each in arrival order; never erased
