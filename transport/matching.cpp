@@ -27,7 +27,7 @@ constexpr std::size_t kMaxSpareBytes = std::size_t{1} << 20;
 }  // namespace
 
 void MatchQueues::add_unexpected(const Header& h, const char* payload, std::size_t len) {
-  Queue& queue = *list_of(key(h.context, h.src_rank), true);
+  Queue& queue = *queue_of(key(h.context, h.src_rank), true);
   List& list = queue.messages;
   ++queue.context->queued;
   if (spare_.empty())
@@ -49,7 +49,7 @@ MatchQueues::Found MatchQueues::find(const Envelope& want) {
     return {};
   };
   if (want.source != kAnySource) {
-    Queue* queue = list_of(key(want.context, want.source), false);
+    Queue* queue = queue_of(key(want.context, want.source), false);
     return queue == nullptr ? Found{} : first_in(*queue);
   }
   Found best;
@@ -62,8 +62,8 @@ MatchQueues::Found MatchQueues::find(const Envelope& want) {
   return best;
 }
 
-MatchQueues::Queue* MatchQueues::list_of(uint64_t k, bool make) {
-  if (last_list_ != nullptr && last_key_ == k) return last_list_;
+MatchQueues::Queue* MatchQueues::queue_of(uint64_t k, bool make) {
+  if (last_queue_ != nullptr && last_key_ == k) return last_queue_;
   Queue* queue = nullptr;
   if (make) {
     auto [at, made] = unexpected_.try_emplace(k);
@@ -79,7 +79,7 @@ MatchQueues::Queue* MatchQueues::list_of(uint64_t k, bool make) {
     return nullptr;
   }
   last_key_ = k;
-  last_list_ = queue;
+  last_queue_ = queue;
   return queue;
 }
 
@@ -119,7 +119,7 @@ std::optional<Unexpected> MatchQueues::take_unexpected(const Envelope& want) {
 }
 
 bool MatchQueues::remove_unexpected(const Envelope& have, int src_world, uint64_t cookie) {
-  Queue* at = list_of(key(have.context, have.source), false);
+  Queue* at = queue_of(key(have.context, have.source), false);
   if (at == nullptr) return false;
   List& list = at->messages;
   auto it = std::find_if(list.begin(), list.end(), [&](const Unexpected& u) {

@@ -48,7 +48,7 @@ class MatchQueues {
   // starts promise that) until more than kPostedReserve are outstanding at once.
   static constexpr std::size_t kPostedReserve = 1024;
   MatchQueues() { posted_.reserve(kPostedReserve); }
-  MatchQueues(const MatchQueues&) = delete;  // last_list_ points into this one's map
+  MatchQueues(const MatchQueues&) = delete;  // last_queue_ points into this one's map
   MatchQueues& operator=(const MatchQueues&) = delete;
   void post(Request* r) { posted_.push_back(r); }
   Request* take_posted(const Envelope& have);  // nullptr when no posted receive accepts it
@@ -95,7 +95,7 @@ class MatchQueues {
   static uint64_t key(uint32_t context, int source) { return uint64_t{context} << 32 | static_cast<uint32_t>(source); }
   Found find(const Envelope& want);  // the earliest arrived message `want` accepts
   void recycle(const Found& found);
-  Queue* list_of(uint64_t k, bool make);  // null when there is none and !make
+  Queue* queue_of(uint64_t k, bool make);  // null when there is none and !make
   void unqueue(const Found& found);  // counts the message out; the caller moves or erases its node
   void erase(const Found& found);
   std::vector<Request*> posted_;
@@ -104,7 +104,7 @@ class MatchQueues {
   // The list used last: a stream from one sender (an eager collective's root running ahead) queues and takes every
   // message from the same list, and skips hashing the key twice per message. The map never erases or moves a list.
   uint64_t last_key_ = 0;
-  Queue* last_list_ = nullptr;
+  Queue* last_queue_ = nullptr;
   std::size_t unexpected_count_ = 0;
   uint64_t arrivals_ = 0;
   std::list<Unexpected> spare_;  // consumed nodes, their payload capacity kept
