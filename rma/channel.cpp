@@ -23,6 +23,19 @@ const datatype::TypeRef& bytes_type() {
 
 bool is_operation(Kind k) { return k <= Kind::CompareSwap; }
 
+// One poller serves every channel and visits only those with something to do, so that a progress pass costs
+// nothing per idle window: with one poller per window probing its context after every arrival, 400 windows made
+// one Rput and flush take 8-11 us instead of 2.4 (Global Arrays keeps a window per array).
+struct Lists {
+  std::size_t channels = 0;
+  std::vector<Channel*> arrived;  // told of an arrival in their context: take_requests
+  std::vector<Channel*> busy;     // requests to apply or sends to finish
+};
+Lists& lists() {
+  static Lists l;
+  return l;
+}
+
 }  // namespace
 
 Channel::Channel(const comm::Communicator& c, TargetMemory memory, bool operations)
@@ -35,7 +48,8 @@ Channel::Channel(const comm::Communicator& c, TargetMemory memory, bool operatio
       completes_from_(c.size) {
   // take_requests must see large requests as they arrive, not when a receive is posted.
   if (operations_) transport::engine().want_every_arrival(true);
-  runtime::add_poller(&Channel::poll, this);
+  if (lists().channels++ == 0) runtime::add_poller(&Channel::poll, nullptr);
+  transport::engine().watch_arrivals(comm_.context, {&Channel::on_arrival, this});
 }
 
 Channel::~Channel() {
@@ -45,7 +59,11 @@ Channel::~Channel() {
     while (!outgoing_.empty() && outgoing_.front()->request.complete) outgoing_.pop_front();
     return outgoing_.empty();
   });
-  runtime::remove_poller(&Channel::poll, this);
+  transport::engine().watch_arrivals(comm_.context, {});
+  Lists& l = lists();
+  std::erase(l.arrived, this);
+  std::erase(l.busy, this);
+  if (--l.channels == 0) runtime::remove_poller(&Channel::poll, nullptr);
   if (operations_) transport::engine().want_every_arrival(false);
 }
 
@@ -96,7 +114,9 @@ void Channel::start_send(int to, std::unique_ptr<Message> out) {
   transport::Request& r = out->request;
   r.peer = comm_.world_rank(to);
   transport::engine().start_send(&r);
-  if (!r.complete) outgoing_.push_back(std::move(out));
+  if (r.complete) return;
+  outgoing_.push_back(std::move(out));
+  list_busy();
 }
 
 int Channel::next_answer_tag() {
@@ -255,19 +275,46 @@ bool Channel::all_completed(const std::vector<int>& origins) const {
 
 // ---- Target side ----------------------------------------------------------------------------------------------
 
-bool Channel::poll(void* self) {
+void Channel::on_arrival(void* self) {
   auto* c = static_cast<Channel*>(self);
-  bool moved = c->take_requests();
-  moved |= c->apply_arrived();
-  while (!c->outgoing_.empty() && c->outgoing_.front()->request.complete) c->outgoing_.pop_front();
+  if (c->listed_arrived_) return;
+  c->listed_arrived_ = true;
+  lists().arrived.push_back(c);
+}
+
+void Channel::list_busy() {
+  if (listed_busy_) return;
+  listed_busy_ = true;
+  lists().busy.push_back(this);
+}
+
+// By index: a visit may list channels (its own sends).
+bool Channel::poll(void*) {
+  Lists& l = lists();
+  bool moved = false;
+  for (std::size_t i = 0; i < l.arrived.size(); ++i) {
+    l.arrived[i]->listed_arrived_ = false;
+    moved |= l.arrived[i]->take_requests();
+  }
+  l.arrived.clear();
+  for (std::size_t i = 0; i < l.busy.size();) {
+    Channel* c = l.busy[i];
+    moved |= c->apply_arrived();
+    while (!c->outgoing_.empty() && c->outgoing_.front()->request.complete) c->outgoing_.pop_front();
+    if (c->incoming_.empty() && c->outgoing_.empty()) {
+      c->listed_busy_ = false;
+      l.busy[i] = l.busy.back();
+      l.busy.pop_back();
+    } else {
+      ++i;
+    }
+  }
   return moved;
 }
 
 // Takes every arrived request off the transport's unexpected queue into a receive of its exact size.
 bool Channel::take_requests() {
   transport::Engine& engine = transport::engine();
-  if (engine.unexpected_arrivals() == seen_arrivals_) return false;
-  seen_arrivals_ = engine.unexpected_arrivals();
   bool moved = false;
   transport::RecvStatus status;
   while (auto message = engine.take_message({comm_.context, transport::kAnySource, kRequestTag}, status)) {
@@ -278,6 +325,7 @@ bool Channel::take_requests() {
     incoming_.push_back(std::move(in));
     moved = true;
   }
+  if (moved) list_busy();
   return moved;
 }
 

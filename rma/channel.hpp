@@ -101,7 +101,9 @@ class Channel {
     Answer request;
   };
 
-  static bool poll(void* self);
+  static bool poll(void*);             // the one poller of every channel
+  static void on_arrival(void* self);  // the transport's Watcher of our context
+  void list_busy();                    // requests to apply or sends to finish: the poller visits us until done
   bool take_requests();
   bool apply_arrived();
   static bool ends_access(const Message& m);  // an Unlock or a Complete
@@ -131,7 +133,8 @@ class Channel {
   const comm::Communicator& comm_;
   TargetMemory memory_;
   bool operations_;
-  std::uint64_t seen_arrivals_ = ~0ull;
+  bool listed_arrived_ = false;  // in the poller's list of channels told of an arrival
+  bool listed_busy_ = false;     // in its list of channels with requests to apply or sends to finish
   std::deque<std::unique_ptr<Message>> incoming_;  // requests in arrival order, applied from the front
   std::deque<std::unique_ptr<Message>> outgoing_;  // sends not yet complete
   std::vector<Pending> pending_;

@@ -56,9 +56,10 @@ class Engine final : public FabricSink {
   bool probe(const Envelope& want, RecvStatus& status);
   std::optional<Unexpected> take_message(const Envelope& want, RecvStatus& status);  // MPI_Mprobe
   void receive_message(Request* r, const Unexpected& message);                      // MPI_Mrecv
-  // Messages ever queued as unexpected: a poller that takes messages by probing (rma/channel.cpp) probes only
-  // when this moved.
-  uint64_t unexpected_arrivals() const { return queues_.arrivals(); }
+  uint64_t unexpected_arrivals() const { return queues_.arrivals(); }  // messages ever queued as unexpected
+  // A layer that takes its messages by probing (rma/channel.cpp) hears of each one queued as unexpected in its
+  // context, and probes only then (MatchQueues::watch; an empty Watcher stops it).
+  void watch_arrivals(uint32_t context, MatchQueues::Watcher w) { queues_.watch(context, w); }
   uint64_t messages_read() const { return messages_read_; }  // rendezvous data read from the sender's memory
   // What MPI_T's performance variables read (api/tools_variables.cpp). Every message counts, Strata's own
   // collectives' too: sends as started (their packed bytes), receives as matched (the bytes accepted).

@@ -40,6 +40,14 @@ void MatchQueues::add_unexpected(const Header& h, const char* payload, std::size
   u.payload.assign(payload, payload + len);
   u.arrival = arrivals_++;
   ++unexpected_count_;
+  const Watcher& w = queue.context->watcher;
+  if (w.notify != nullptr) w.notify(w.arg);
+}
+
+void MatchQueues::watch(uint32_t context, Watcher w) {
+  Context& c = contexts_[context];
+  c.watcher = w;
+  if (w.notify != nullptr && c.queued > 0) w.notify(w.arg);
 }
 
 MatchQueues::Found MatchQueues::find(const Envelope& want) {

@@ -5,9 +5,9 @@
 // Arrived messages wait in one list per (context, source), so a receive from one rank never scans the backlog of
 // another: a fast sender may be thousands of messages ahead (a stream of eager collectives), and a receive naming
 // a slower one must still cost O(1). MPI_ANY_SOURCE compares the first candidates of the context's lists by arrival
-// number, and costs O(1) where the context has nothing queued: each window polls its context that way after every
-// arrival (rma/channel.cpp), and a program with hundreds of windows (Global Arrays keeps one per array) paid for
-// scanning every list of every context, each window, each message.
+// number, and costs O(1) where the context has nothing queued. A layer that takes its messages by probing (a
+// window's channel, rma/channel.cpp) watches its context instead of probing after every arrival: a program with
+// hundreds of windows (Global Arrays keeps one per array) then pays per message for the one window it reaches.
 #pragma once
 #include <cstdint>
 #include <list>
@@ -72,6 +72,14 @@ class MatchQueues {
     return true;
   }
 
+  // notify(arg) runs for each message queued as unexpected in `context` from now on, and at once when some are
+  // queued already; an empty Watcher stops that. It runs inside the transport's progress: it may only take note.
+  struct Watcher {
+    void (*notify)(void*) = nullptr;
+    void* arg = nullptr;
+  };
+  void watch(uint32_t context, Watcher w);
+
   std::size_t posted_count() const { return posted_.size(); }
   std::size_t unexpected_count() const { return unexpected_count_; }
   uint64_t arrivals() const { return arrivals_; }  // messages ever queued as unexpected
@@ -81,6 +89,7 @@ class MatchQueues {
   struct Context {
     std::vector<Queue*> queues;  // one per source that ever sent in this context
     std::size_t queued = 0;      // messages in them
+    Watcher watcher;
   };
   struct Queue {
     std::list<Unexpected> messages;  // in arrival order

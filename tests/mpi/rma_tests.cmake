@@ -3,7 +3,7 @@
 # per simulated node, segment clean-up, MPI_Alloc_mem; one-sided communication on every flavor (rma_ops,
 # rma_request_ops, rma_bad_input), also across simulated nodes and with the rendezvous through the rings; accesses
 # across side-by-side regions of a dynamic window (rma_dynamic_regions); MAXLOC and MINLOC on the padded pair types
-# (rma_pair_types); a get's data as it was in the epoch when the target writes right after its end
+# (rma_pair_types); dozens of windows in lock_all at once, freed and created between rounds (rma_many_windows); a get's data as it was in the epoch when the target writes right after its end
 # (rma_get_epoch_end). Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and strata_mpi_failure_test() are
 # available; names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
 # tests/integration/win_cleanup.sh checks /dev/shm after whole jobs (freed windows, finalize, a killed rank).
@@ -22,7 +22,8 @@ set(STRATA_RMA_TEST_PROGRAMS
     rma_one_way
     rma_get_epoch_end
     rma_dynamic_regions
-    rma_pair_types)
+    rma_pair_types
+    rma_many_windows)
 
 strata_mpi_test_programs(rma_tests ${STRATA_RMA_TEST_PROGRAMS})
 add_dependencies(mpi_tests rma_tests)
@@ -82,3 +83,9 @@ endforeach()
 strata_mpi_test(rma_get_epoch_end NP 2 NODES node)
 strata_mpi_test(rma_get_epoch_end NP 5 NODES node)
 strata_mpi_test(rma_get_epoch_end NP 3 NOCMA)
+
+# Dozens of windows at once (one poller serves them all, visiting those told of an arrival).
+foreach(np 1 2 3 4)
+  strata_mpi_test(rma_many_windows NP ${np})
+endforeach()
+strata_mpi_test(rma_many_windows NP 4 NODES node)

@@ -128,3 +128,34 @@ TEST_P(MatchingModel, RandomInterleavingsAgreeWithTheStandard) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, MatchingModel, ::testing::Range(1u, 9u));
+
+// A window's channel takes its requests only when its context's Watcher tells it one arrived (rma/channel.cpp):
+// a missed or misdirected notice leaves a request unapplied and its origin waiting forever.
+TEST(Matching, WatcherHearsEachArrivalInItsContextOnly) {
+  MatchQueues q;
+  int heard[3] = {0, 0, 0};
+  auto count = [](void* n) { ++*static_cast<int*>(n); };
+  q.add_unexpected(message(2, 0, 1, 0), nullptr, 0);  // queued before anyone watches context 2
+  q.watch(1, {count, &heard[1]});
+  EXPECT_EQ(heard[1], 0);  // context 1 has nothing queued
+  q.watch(2, {count, &heard[2]});
+  EXPECT_EQ(heard[2], 1);  // told at once of the message already waiting
+
+  q.add_unexpected(message(1, 3, 5, 1), nullptr, 0);
+  q.add_unexpected(message(1, 4, 5, 2), nullptr, 0);
+  q.add_unexpected(message(0, 3, 5, 3), nullptr, 0);  // nobody watches context 0
+  EXPECT_EQ(heard[1], 2);
+  EXPECT_EQ(heard[2], 1);
+
+  Request r;  // a message that finds a posted receive is not queued: no notice
+  r.context = 1;
+  r.rank = 3;
+  r.tag = 6;
+  q.post(&r);
+  EXPECT_EQ(q.take_posted({1, 3, 6}), &r);
+  EXPECT_EQ(heard[1], 2);
+
+  q.watch(1, {});  // stopped
+  q.add_unexpected(message(1, 3, 5, 5), nullptr, 0);
+  EXPECT_EQ(heard[1], 2);
+}
