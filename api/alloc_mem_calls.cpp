@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "api/check.hpp"
+#include "runtime/lasting.hpp"
 
 using namespace strata;
 using namespace strata::api;
@@ -12,7 +13,7 @@ using namespace strata::api;
 namespace {
 
 std::unordered_set<void*>& blocks() {
-  static std::unordered_set<void*> live;
+  static auto& live = runtime::lasting<std::unordered_set<void*>>();
   return live;
 }
 

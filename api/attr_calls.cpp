@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/attributes.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/state.hpp"
 
 using namespace strata;
@@ -69,7 +70,7 @@ void fail_delete(Check& check, int keyval, int rc) {
 namespace strata::api {
 
 HandleTable<Keyval>& keyvals() {
-  static HandleTable<Keyval> table(STRATA_KIND_KEYVAL);
+  static auto& table = runtime::lasting<HandleTable<Keyval>>(STRATA_KIND_KEYVAL);
   static bool reserved = [] {  // the predefined keyvals' indices are never handed out
     for (int k = 1; k <= kLastWinKey; ++k) table.put(k, nullptr);
     return true;

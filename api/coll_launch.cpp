@@ -8,6 +8,7 @@
 #include "coll/comm_cache.hpp"
 #include "coll/cost_parameters.hpp"
 #include "coll/selection.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/progress.hpp"
 
 namespace strata::api {
@@ -126,7 +127,7 @@ void track(std::shared_ptr<coll::Collective> collective, ApiRequest* r) {
 // The algorithm forced for `op`: the call's own info (a persistent init's), else the communicator's hints; "" when
 // none is (automatic choice).
 const std::string& forced_algorithm(const comm::Communicator& c, coll::Operation op, const runtime::Info* info) {
-  static const std::string automatic;
+  static auto& automatic = runtime::lasting<const std::string>();
   const std::string& key = coll::info_key(op);
   const std::string* forced = info ? info->get(key) : nullptr;
   if (forced == nullptr) forced = c.hints.get(key);
@@ -153,7 +154,7 @@ enum class NodeMemory {
 // An intercommunicator's collective: ranks in the space of both groups (coll/args.hpp: inter), the root translated
 // there; no node memory, hierarchy or forced algorithm (coll/algorithms/intercomm.cpp has the only ones).
 Status complete_inter_args(comm::Communicator& c, coll::Args& args, const std::string*& forced) {
-  static const std::string automatic;
+  static auto& automatic = runtime::lasting<const std::string>();
   const bool local_first = coll::inter_local_first(c);
   args.inter = true;
   args.local_size = c.size;

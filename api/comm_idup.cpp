@@ -9,6 +9,7 @@
 #include "api/comm_idup.hpp"
 #include "api/comm_inherit.hpp"
 #include "comm/create.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/progress.hpp"
 
 using namespace strata;
@@ -25,13 +26,13 @@ struct PendingIdup {
 };
 
 std::vector<PendingIdup>& pending() {
-  static std::vector<PendingIdup> list;
+  static auto& list = runtime::lasting<std::vector<PendingIdup>>();
   return list;
 }
 
 // Slots of communicators freed while idups on them were pending: released when the last of those finishes.
 std::vector<int>& slots_to_release() {
-  static std::vector<int> slots;
+  static auto& slots = runtime::lasting<std::vector<int>>();
   return slots;
 }
 

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "api/derived_requests.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/progress.hpp"
 
 namespace strata::api {
@@ -14,7 +15,7 @@ struct Watched {
 };
 
 std::vector<Watched>& watched() {
-  static std::vector<Watched> list;
+  static auto& list = runtime::lasting<std::vector<Watched>>();
   return list;
 }
 

@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "api/handles.hpp"
-#include "runtime/state.hpp"
 #include "runtime/bootstrap.hpp"
+#include "runtime/lasting.hpp"
+#include "runtime/state.hpp"
 
 namespace strata::api {
 namespace {
@@ -201,7 +202,7 @@ void set_error_string(int code, const std::string& text) {
 int last_used_code() { return g_last_used; }
 
 HandleTable<ErrhandlerObject>& errhandlers() {
-  static HandleTable<ErrhandlerObject> table(STRATA_KIND_ERRHANDLER);
+  static auto& table = runtime::lasting<HandleTable<ErrhandlerObject>>(STRATA_KIND_ERRHANDLER);
   static bool reserved = [] {  // the predefined handlers' indices are never handed out
     for (MPI_Errhandler h : {MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN, MPI_ERRORS_ABORT}) table.put(index_of(h), nullptr);
     return true;

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "api/check.hpp"
+#include "runtime/lasting.hpp"
 
 using namespace strata;
 using namespace strata::api;
@@ -29,7 +30,8 @@ constexpr IntegerKind kIntegerKinds[] = {{2, MPI_INTEGER1}, {4, MPI_INTEGER2}, {
 
 // The handle for (combiner, ints), made from `base` the first time (or again, if MPI restarted since).
 MPI_Datatype kind_type(datatype::Combiner combiner, std::vector<int> ints, MPI_Datatype base) {
-  static std::map<std::tuple<datatype::Combiner, std::vector<int>>, MPI_Datatype> made;
+  using Key = std::tuple<datatype::Combiner, std::vector<int>>;
+  static auto& made = runtime::lasting<std::map<Key, MPI_Datatype>>();
   auto key = std::make_tuple(combiner, ints);
   if (auto it = made.find(key); it != made.end()) {
     const datatype::Datatype* t = datatype_of(it->second);

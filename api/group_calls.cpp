@@ -10,6 +10,7 @@
 
 #include "api/check.hpp"
 #include "comm/group.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/state.hpp"
 
 using namespace strata;
@@ -23,7 +24,7 @@ namespace strata::api {
 namespace {
 
 void ensure_group_empty() {
-  static comm::Group empty;
+  static auto& empty = runtime::lasting<comm::Group>();
   static const bool registered = [] {
     if (groups().get(MPI_GROUP_EMPTY) == nullptr) groups().put(index_of(MPI_GROUP_EMPTY), &empty);
     return true;

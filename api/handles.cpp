@@ -2,6 +2,7 @@
 
 #include "datatype/op.hpp"
 #include "datatype/predefined.hpp"
+#include "runtime/lasting.hpp"
 
 namespace strata::api {
 
@@ -11,39 +12,39 @@ static_assert(index_of(MPI_INT) == datatype::kInt && index_of(MPI_2INT) == datat
 static_assert(MPI_ANY_SOURCE == transport::kAnySource && MPI_ANY_TAG == transport::kAnyTag);
 
 HandleTable<comm::Communicator>& comms() {
-  static HandleTable<comm::Communicator> table(STRATA_KIND_COMM);
+  static auto& table = runtime::lasting<HandleTable<comm::Communicator>>(STRATA_KIND_COMM);
   return table;
 }
 
 HandleTable<ApiRequest>& requests() {
-  static HandleTable<ApiRequest> table(STRATA_KIND_REQUEST);
+  static auto& table = runtime::lasting<HandleTable<ApiRequest>>(STRATA_KIND_REQUEST);
   return table;
 }
 
 HandleTable<transport::Unexpected>& messages() {
-  static HandleTable<transport::Unexpected> table(STRATA_KIND_MESSAGE);
+  static auto& table = runtime::lasting<HandleTable<transport::Unexpected>>(STRATA_KIND_MESSAGE);
   static bool reserved = (table.put(index_of(MPI_MESSAGE_NO_PROC), nullptr), true);  // never handed out
   (void)reserved;
   return table;
 }
 
 HandleTable<comm::Group>& groups() {
-  static HandleTable<comm::Group> table(STRATA_KIND_GROUP);
+  static auto& table = runtime::lasting<HandleTable<comm::Group>>(STRATA_KIND_GROUP);
   return table;
 }
 
 HandleTable<runtime::Info>& infos() {
-  static HandleTable<runtime::Info> table(STRATA_KIND_INFO);
+  static auto& table = runtime::lasting<HandleTable<runtime::Info>>(STRATA_KIND_INFO);
   return table;
 }
 
 HandleTable<const datatype::Op, OpRef>& ops() {
-  static HandleTable<const datatype::Op, OpRef> table = [] {
+  static auto& table = runtime::lasting<HandleTable<const datatype::Op, OpRef>>([] {
     HandleTable<const datatype::Op, OpRef> t(STRATA_KIND_OP);
     for (int kind = 1; kind < datatype::kPredefinedOpEnd; ++kind)
       t.put(kind, OpRef(OpRef(), datatype::predefined_op(kind)));  // static: no reference count
     return t;
-  }();
+  }());
   return table;
 }
 
@@ -55,12 +56,13 @@ OpRef op_ref(MPI_Op handle) {
 }
 
 HandleTable<datatype::Datatype, std::shared_ptr<datatype::Datatype>>& datatypes() {
-  static auto table = [] {
-    HandleTable<datatype::Datatype, std::shared_ptr<datatype::Datatype>> t(STRATA_KIND_DATATYPE);
+  using Table = HandleTable<datatype::Datatype, std::shared_ptr<datatype::Datatype>>;
+  static auto& table = runtime::lasting<Table>([] {
+    Table t(STRATA_KIND_DATATYPE);
     for (int i = 1; i < datatype::kPredefinedEnd; ++i)
       t.put(i, std::const_pointer_cast<datatype::Datatype>(datatype::predefined(i)));  // mutable: only the name
     return t;
-  }();
+  }());
   return table;
 }
 

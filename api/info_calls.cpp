@@ -16,6 +16,7 @@
 
 #include "api/check.hpp"
 #include "runtime/info.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/state.hpp"
 
 using namespace strata;
@@ -28,7 +29,7 @@ namespace strata::api {
 namespace {
 
 runtime::Info& env_object() {
-  static runtime::Info env;
+  static auto& env = runtime::lasting<runtime::Info>();
   return env;
 }
 

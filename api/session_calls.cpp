@@ -13,6 +13,7 @@
 #include "comm/group.hpp"
 #include "comm/intercomm.hpp"
 #include "runtime/info.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/state.hpp"
 
 using namespace strata;
@@ -30,7 +31,7 @@ struct Session {
 std::mutex g_start_stop;
 
 HandleTable<Session>& sessions() {
-  static HandleTable<Session> table(STRATA_KIND_SESSION);
+  static auto& table = runtime::lasting<HandleTable<Session>>(STRATA_KIND_SESSION);
   return table;
 }
 

@@ -8,6 +8,7 @@
 #include "coll/algorithms.hpp"
 #include "coll/call_check.hpp"
 #include "coll/selection.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/slow_distances.hpp"
 #include "transport/engine.hpp"
 
@@ -197,7 +198,7 @@ Registry build() {
 }  // namespace
 
 const Registry& registry() {
-  static const Registry r = build();
+  static auto& r = runtime::lasting<const Registry>(build());
   return r;
 }
 

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "api/attributes.hpp"
+#include "runtime/lasting.hpp"
 
 using namespace strata;
 using namespace strata::api;
@@ -10,7 +11,7 @@ using namespace strata::api;
 namespace {
 
 std::unordered_map<MPI_Datatype, Attributes>& type_attributes() {
-  static std::unordered_map<MPI_Datatype, Attributes> table;
+  static auto& table = runtime::lasting<std::unordered_map<MPI_Datatype, Attributes>>();
   return table;
 }
 

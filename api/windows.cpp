@@ -1,12 +1,13 @@
 // The window table, its checks and errors raised on windows (see windows.hpp).
 #include "api/windows.hpp"
 
+#include "runtime/lasting.hpp"
 #include "runtime/state.hpp"
 
 namespace strata::api {
 
 HandleTable<rma::Window>& windows() {
-  static HandleTable<rma::Window> table(STRATA_KIND_WIN);
+  static auto& table = runtime::lasting<HandleTable<rma::Window>>(STRATA_KIND_WIN);
   return table;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "coll/selection.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/state.hpp"
 
 namespace strata::coll {
@@ -97,7 +98,7 @@ void CommCache::forget_keys() {
 }
 
 const std::shared_ptr<Collective>& CommCache::repeat(Operation op, const CallKey& key) {
-  static const std::shared_ptr<Collective> none;
+  static auto& none = runtime::lasting<const std::shared_ptr<Collective>>();
   if (key == kNoKey || overrides_version_ != algorithm_overrides_version) return none;
   Recent& kept = kept_[static_cast<std::size_t>(op)];
   for (std::size_t i = 0; i < kept.size(); ++i)

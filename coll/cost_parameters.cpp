@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/bootstrap.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/state.hpp"
 #include "transport/fabric.hpp"
 #include "transport/shm_ring.hpp"
@@ -208,7 +209,7 @@ std::string format_cost_parameters(const CostParameters& p) {
 // with ranks scattered: a stream of 64 KiB reduces 60-206 us against binomial's 141-240, one call alone 66-108
 // against 69-87, and aligned calls (each started at one instant) 166 against 170.
 const CostParameters& default_cost_parameters() {
-  static const CostParameters measured = [] {
+  static auto& measured = runtime::lasting<const CostParameters>([] {
     CostParameters p = from_file_units(
         {
             // alpha_us beta_ns_per_byte, then the rendezvous line's
@@ -222,7 +223,7 @@ const CostParameters& default_cost_parameters() {
         0.02223);  // gamma ns_per_byte
     p.node_memory = {1.5 * kMicro, 0.033 * kNano};
     return p;
-  }();
+  }());
   return measured;
 }
 
@@ -244,7 +245,7 @@ struct JobParameters {
 };
 
 JobParameters& job() {
-  static JobParameters j;
+  static auto& j = runtime::lasting<JobParameters>();
   return j;
 }
 
@@ -274,7 +275,7 @@ bool job_ranks_share_processors() {
 }
 
 const CostParameters& job_cost_parameters() {
-  static const CostParameters fixed = [] {
+  static auto& fixed = runtime::lasting<const CostParameters>([] {
     JobParameters& j = job();
     j.fixed = true;
     CostParameters p;
@@ -291,7 +292,7 @@ const CostParameters& job_cost_parameters() {
     const double sharing = launcher_figure(runtime::kHostNodesKey);
     if (p.nodes_per_host == 0 && sharing <= 1 << 30) p.nodes_per_host = static_cast<int>(sharing);
     return p;
-  }();
+  }());
   return fixed;
 }
 

@@ -13,6 +13,7 @@
 #include "coll/algorithms/grouped.hpp"
 #include "coll/cost_parameters.hpp"
 #include "coll/hierarchy.hpp"
+#include "runtime/lasting.hpp"
 
 namespace strata::coll {
 namespace {
@@ -318,21 +319,21 @@ PerOperation per_operation(Make make) {
 }
 
 const std::string& environment_name(Operation op) {  // STRATA_COLL_<OPERATION>
-  static const PerOperation names = per_operation([](Operation o) {
+  static auto& names = runtime::lasting<const PerOperation>(per_operation([](Operation o) {
     std::string name = std::string("STRATA_COLL_") + operation_name(o);
     for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     return name;
-  });
+  }));
   return names[static_cast<std::size_t>(op)];
 }
 
 // The environment's choice per operation, read once (as MPICH reads its control variables at start), and what
 // set_environment_choice (MPI_T's control variable strata_coll_<operation>) wrote since.
 PerOperation& environment_choices() {
-  static PerOperation choices = per_operation([](Operation o) {
+  static auto& choices = runtime::lasting<PerOperation>(per_operation([](Operation o) {
     const char* value = std::getenv(environment_name(o).c_str());
     return std::string(value ? value : "");
-  });
+  }));
   return choices;
 }
 
@@ -389,10 +390,11 @@ const char* const kGroupsInfoKey = "strata_coll_groups";
 
 Status requested_groups(const std::string* info_value, int& groups) {
   groups = 0;
-  static const std::string environment = [] {  // read once, as the algorithm variables are
+  // Read once, as the algorithm variables are.
+  static auto& environment = runtime::lasting<const std::string>([] {
     const char* env = std::getenv("STRATA_COLL_GROUPS");
     return std::string(env ? env : "");
-  }();
+  }());
   const std::string& value = info_value ? *info_value : environment;
   if (value.empty()) return Status::success();
   const char* source = info_value ? "info key strata_coll_groups" : "STRATA_COLL_GROUPS";
@@ -469,7 +471,7 @@ Choice by_model(Operation op, const Args& args) {
     std::weak_ptr<const Hierarchy> hierarchy;  // the key's pointer is meaningful only while this lives
     Choice choice;
   };
-  static std::map<ModelKey, Known> known;
+  static auto& known = runtime::lasting<std::map<ModelKey, Known>>();
   const ModelKey key{args.hierarchy.get(), op, message_bytes(op, args), args.root, args.op, args.groups};
   if (auto it = known.find(key); it != known.end() && !it->second.hierarchy.expired()) return it->second.choice;
   if (known.size() > 4096) known.clear();
@@ -526,7 +528,7 @@ const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algo
       !applies(*shared, args))
     return pick;
   using Key = std::tuple<Operation, const Algorithm*, std::size_t, int, std::vector<int>>;
-  static std::map<Key, bool> known;  // whether the node's memory wins
+  static auto& known = runtime::lasting<std::map<Key, bool>>();  // whether the node's memory wins
   Key key{op, pick, message_bytes(op, args), args.root, link_shape(args.size, link_of)};
   if (auto it = known.find(key); it != known.end()) return it->second ? shared : pick;
   if (known.size() > 4096) known.clear();
@@ -543,7 +545,8 @@ const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algo
 // node". Decided once per size and message.
 const Algorithm* prefer_shared_memory(Operation op, const Args& args, const Algorithm* pick) {
   if (pick == nullptr || !args.shared_memory || shared_memory_algorithm(op) == nullptr) return pick;
-  static std::map<std::tuple<Operation, const Algorithm*, int, std::size_t>, const Algorithm*> known;
+  using Key = std::tuple<Operation, const Algorithm*, int, std::size_t>;
+  static auto& known = runtime::lasting<std::map<Key, const Algorithm*>>();
   const auto key = std::make_tuple(op, pick, args.size, message_bytes(op, args));
   if (auto it = known.find(key); it != known.end()) return applies(*it->second, args) ? it->second : pick;
   if (known.size() > 4096) known.clear();
@@ -565,7 +568,7 @@ const Algorithm* cheapest_between_nodes(Operation op, const Args& args,
   const std::vector<int> links = link_shape(args.size, link_of);
   shape.insert(shape.end(), links.begin(), links.end());
   using Key = std::tuple<Operation, std::size_t, int, const datatype::Op*, std::vector<int>>;
-  static std::map<Key, const Algorithm*> known;
+  static auto& known = runtime::lasting<std::map<Key, const Algorithm*>>();
   Key key{op, message_bytes(op, args), args.root, args.op, std::move(shape)};
   if (auto it = known.find(key); it != known.end()) return it->second;
   if (known.size() > 4096) known.clear();

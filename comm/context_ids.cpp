@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "runtime/lasting.hpp"
+
 namespace strata::comm {
 namespace {
 
@@ -52,7 +54,7 @@ void ContextPool::release(int slot) { free_[slot / 64] |= bit(slot); }
 bool ContextPool::is_free(int slot) const { return (free_[slot / 64] & bit(slot)) != 0; }
 
 ContextPool& context_pool() {
-  static ContextPool pool;
+  static auto& pool = runtime::lasting<ContextPool>();
   return pool;
 }
 

@@ -4,6 +4,7 @@
 #include "coll/execution.hpp"
 #include "coll/transport_port.hpp"
 #include "datatype/predefined.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/progress.hpp"
 #include "transport/engine.hpp"
 
@@ -11,7 +12,7 @@ namespace strata::comm {
 namespace {
 
 const datatype::TypeRef& bytes_type() {
-  static const datatype::TypeRef type = datatype::predefined(datatype::kByte);
+  static auto& type = runtime::lasting<const datatype::TypeRef>(datatype::predefined(datatype::kByte));
   return type;
 }
 

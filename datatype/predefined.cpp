@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cwchar>
 
+#include "runtime/lasting.hpp"
+
 namespace strata::datatype {
 namespace {
 
@@ -63,7 +65,7 @@ Entry pair(const char* name, int index) {
 // long double has 10 data bytes in 16 on x86-64, but MPI treats it as an opaque 16-byte element. Mutable: MPI lets
 // a program rename predefined types (MPI_Type_set_name).
 std::array<Entry, kPredefinedEnd>& table() {
-  static std::array<Entry, kPredefinedEnd> t = {
+  static auto& t = runtime::lasting<std::array<Entry, kPredefinedEnd>>(std::array<Entry, kPredefinedEnd>{
       Entry{},
       simple<char>("MPI_CHAR", kChar),
       simple<signed char>("MPI_SIGNED_CHAR", kSignedChar),
@@ -125,7 +127,7 @@ std::array<Entry, kPredefinedEnd>& table() {
       simple<double>("MPI_REAL8", kReal8),
       simple<float _Complex>("MPI_COMPLEX8", kComplex8),
       simple<double _Complex>("MPI_COMPLEX16", kComplex16),
-  };
+  });
   return t;
 }
 

@@ -17,13 +17,14 @@
 #include "api/errors.hpp"
 #include "api/pmpi.hpp"
 #include "hybrid/try.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/progress.hpp"
 
 namespace strata::hybrid {
 namespace {
 
 std::set<const MPIX_Hybrid_s*>& live() {
-  static std::set<const MPIX_Hybrid_s*> objects;
+  static auto& objects = runtime::lasting<std::set<const MPIX_Hybrid_s*>>();
   return objects;
 }
 

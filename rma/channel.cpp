@@ -10,6 +10,7 @@
 #include "datatype/predefined.hpp"
 #include "rma/accumulate.hpp"
 #include "rma/target_type.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/progress.hpp"
 #include "transport/engine.hpp"
 
@@ -17,7 +18,7 @@ namespace strata::rma {
 namespace {
 
 const datatype::TypeRef& bytes_type() {
-  static const datatype::TypeRef type = datatype::predefined(datatype::kByte);
+  static auto& type = runtime::lasting<const datatype::TypeRef>(datatype::predefined(datatype::kByte));
   return type;
 }
 
@@ -32,7 +33,7 @@ struct Lists {
   std::vector<Channel*> busy;     // requests to apply or sends to finish
 };
 Lists& lists() {
-  static Lists l;
+  static auto& l = runtime::lasting<Lists>();
   return l;
 }
 

@@ -1,9 +1,11 @@
 #include "runtime/state.hpp"
 
+#include "runtime/lasting.hpp"
+
 namespace strata::runtime {
 
 State& state() {
-  static State s;
+  static auto& s = runtime::lasting<State>();
   return s;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "runtime/lasting.hpp"
+
 namespace strata::topo {
 namespace {
 
@@ -72,8 +74,8 @@ Status load(const runtime::World& world, LocalView& v) {
 }  // namespace
 
 const LocalView* local_view(const runtime::World& world, Status& status) {
-  static std::unique_ptr<LocalView> view;
-  static Status loaded;
+  static auto& view = runtime::lasting<std::unique_ptr<LocalView>>();
+  static auto& loaded = runtime::lasting<Status>();
   if (!view && loaded.ok()) {
     auto v = std::make_unique<LocalView>();
     loaded = load(world, *v);

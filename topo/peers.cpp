@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "runtime/lasting.hpp"
 #include "topo/local.hpp"
 
 namespace strata::topo {
@@ -45,7 +46,7 @@ Status publish_binding(const runtime::World& world) {
 }
 
 const Placement* peer_placement(const runtime::World& world, int world_rank, Status& status) {
-  static std::map<int, Placement> known;
+  static auto& known = runtime::lasting<std::map<int, Placement>>();
   const LocalView* me = local_view(world, status);
   if (me == nullptr) return nullptr;
   if (world_rank == world.rank) return &me->placement;

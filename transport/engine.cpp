@@ -13,6 +13,7 @@
 
 #include "datatype/pack.hpp"
 #include "runtime/copy_bytes.hpp"
+#include "runtime/lasting.hpp"
 #include "runtime/progress.hpp"
 
 namespace strata::transport {
@@ -100,7 +101,7 @@ struct Engine::Peer {
 };
 
 Engine& engine() {
-  static Engine instance;
+  static auto& instance = runtime::lasting<Engine>();
   return instance;
 }
 

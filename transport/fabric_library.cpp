@@ -4,6 +4,8 @@
 
 #include <csignal>
 
+#include "runtime/lasting.hpp"
+
 namespace strata::transport {
 namespace {
 
@@ -65,7 +67,7 @@ Loaded load() {
 }  // namespace
 
 const FabricLibrary* fabric_library(std::string* error) {
-  static const Loaded loaded = load();
+  static auto& loaded = runtime::lasting<const Loaded>(load());
   if (!loaded.ok && error != nullptr) *error = loaded.error;
   return loaded.ok ? &loaded.library : nullptr;
 }

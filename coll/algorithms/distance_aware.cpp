@@ -51,6 +51,7 @@
 #include "coll/hierarchy.hpp"
 #include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
+#include "runtime/lasting.hpp"
 #include "topo/placement.hpp"
 
 namespace strata::coll {
@@ -67,7 +68,7 @@ Distance distances(const Args& a) {
   return [&at](int x, int y) { return topo::distance(at[x], at[y]); };
 }
 
-// The last tree or ring built on this thread, and the placements and root it was built for. predict() (the cost
+// The last tree or ring built, and the placements and root it was built for. predict() (the cost
 // model) builds every rank's schedule in one process, and ranks that see the same placements (a node's ranks, in
 // the model's view) then share one construction instead of each sorting p^2 edges again: at 2048 ranks, one per
 // node instead of one per rank.
@@ -86,12 +87,12 @@ const Shape& reuse_or_build(LastBuilt<Shape>& last, const Args& a, int root, Bui
 }
 
 const DistanceTree& tree_of(const Args& a) {
-  thread_local LastBuilt<DistanceTree> last;
+  static auto& last = runtime::lasting<LastBuilt<DistanceTree>>();
   return reuse_or_build(last, a, a.root, [&] { return distance_tree(a.size, a.root, distances(a)); });
 }
 
 const std::vector<int>& ring_of(const Args& a) {
-  thread_local LastBuilt<std::vector<int>> last;
+  static auto& last = runtime::lasting<LastBuilt<std::vector<int>>>();
   return reuse_or_build(last, a, -1, [&] { return distance_ring(a.size, distances(a)); });
 }
 

@@ -42,6 +42,7 @@
 #include "coll/hierarchy.hpp"
 #include "coll/selection.hpp"
 #include "datatype/predefined.hpp"
+#include "runtime/lasting.hpp"
 #include "topo/levels.hpp"
 
 namespace strata::coll {
@@ -52,7 +53,7 @@ constexpr int kUp = 0;        // tag offset of the way up (and of the first leve
 constexpr int kDown = kHalf;  // tag offset of the way down
 
 const datatype::TypeRef& bytes_type() {
-  static const datatype::TypeRef byte = datatype::predefined(datatype::kByte);
+  static auto& byte = runtime::lasting<const datatype::TypeRef>(datatype::predefined(datatype::kByte));
   return byte;
 }
 
