@@ -68,10 +68,10 @@ Distance distances(const Args& a) {
   return [&at](int x, int y) { return topo::distance(at[x], at[y]); };
 }
 
-// The last tree or ring built, and the placements and root it was built for. predict() (the cost
-// model) builds every rank's schedule in one process, and ranks that see the same placements (a node's ranks, in
-// the model's view) then share one construction instead of each sorting p^2 edges again: at 2048 ranks, one per
-// node instead of one per rank.
+// The last tree or ring built, and the placements and root it was built for. predict() (the cost model) builds
+// every rank's schedule in one process, and ranks that see the same placements (a node's ranks, in the model's view)
+// then share one construction instead of each sorting p^2 edges again: at 2048 ranks, one per node instead of one
+// per rank. One for the process: the library lock serializes MPI calls.
 template <class Shape>
 struct LastBuilt {
   std::vector<topo::Placement> placements;
