@@ -56,10 +56,7 @@ Channel::Channel(const comm::Communicator& c, TargetMemory memory, bool operatio
 Channel::~Channel() {
   // The caller has closed every epoch and passed a barrier, so nothing is in flight to or from here but sends the
   // transport still finishes (an answer's last bytes).
-  runtime::wait_until([&] {
-    while (!outgoing_.empty() && outgoing_.front()->request.complete) outgoing_.pop_front();
-    return outgoing_.empty();
-  });
+  runtime::wait_until([&] { return sends_done(); });
   transport::engine().watch_arrivals(comm_.context, {});
   Lists& l = lists();
   std::erase(l.arrived, this);
@@ -283,6 +280,11 @@ void Channel::on_arrival(void* self) {
   lists().arrived.push_back(c);
 }
 
+bool Channel::sends_done() {
+  while (!outgoing_.empty() && outgoing_.front()->request.complete) outgoing_.pop_front();
+  return outgoing_.empty();
+}
+
 void Channel::list_busy() {
   if (listed_busy_) return;
   listed_busy_ = true;
@@ -301,8 +303,7 @@ bool Channel::poll(void*) {
   for (std::size_t i = 0; i < l.busy.size();) {
     Channel* c = l.busy[i];
     moved |= c->apply_arrived();
-    while (!c->outgoing_.empty() && c->outgoing_.front()->request.complete) c->outgoing_.pop_front();
-    if (c->incoming_.empty() && c->outgoing_.empty()) {
+    if (c->sends_done() && c->incoming_.empty()) {
       c->listed_busy_ = false;
       l.busy[i] = l.busy.back();
       l.busy.pop_back();

@@ -104,6 +104,7 @@ class Channel {
   static bool poll(void*);             // the one poller of every channel
   static void on_arrival(void* self);  // the transport's Watcher of our context
   void list_busy();                    // requests to apply or sends to finish: the poller visits us until done
+  bool sends_done();                   // drops the completed sends from outgoing_; true when none is left
   bool take_requests();
   bool apply_arrived();
   static bool ends_access(const Message& m);  // an Unlock or a Complete
