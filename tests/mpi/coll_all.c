@@ -25,7 +25,9 @@
  * operations whose buffers hold one block per rank.
  *
  * MPI_Barrier: a barrier must not let any rank out before every rank is in. One "late" rank (the root of the loop)
- * probes many times for a message that the other ranks send only after leaving the barrier: it must find none.
+ * probes many times for a message that the other ranks send only after leaving the barrier: it must find none. These
+ * messages travel on a duplicate of the communicator under test: a wildcard receive still pending on the communicator
+ * (coll_nonblocking.c's batches) could otherwise match one, as nothing orders messages from different senders.
  *
  * Strata picks algorithms from STRATA_COLL_<OPERATION> in the environment: coll_tests.cmake runs this program with
  * several forced algorithm families. coll_nonblocking.c includes this file (COLL_ALL_NO_MAIN) to reuse the cases with
@@ -47,6 +49,7 @@ typedef struct {
   const char *name;
   int id;
   MPI_Comm comm;
+  MPI_Comm check; /* a duplicate for the test's own messages, which wildcard receives on comm must never match */
   int size, rank;
   int *world; /* world[r]: the world rank of rank r, from the split rule */
 } comm_ctx;
@@ -57,7 +60,7 @@ enum { COMM_WORLD, COMM_PARITY, COMM_PERMUTED, NCOMMS };
 static comm_ctx comm_make(int id) {
   static const char *const names[NCOMMS] = {"MPI_COMM_WORLD", "split by parity",
                                             "split with key (3 * rank + 1) mod size"};
-  comm_ctx c = {names[id], id, MPI_COMM_WORLD, 0, -1, test_malloc(sizeof(int) * (size_t)wsize)};
+  comm_ctx c = {names[id], id, MPI_COMM_WORLD, MPI_COMM_NULL, 0, -1, test_malloc(sizeof(int) * (size_t)wsize)};
   int *key = test_malloc(sizeof(int) * (size_t)wsize), *color = test_malloc(sizeof(int) * (size_t)wsize);
   for (int r = 0; r < wsize; ++r) {
     color[r] = id == COMM_PARITY ? r % 2 : 0;
@@ -76,6 +79,7 @@ static comm_ctx comm_make(int id) {
   if (id != COMM_WORLD) CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, color[wrank], key[wrank], &c.comm));
   c.rank = test_index_of(c.world, c.size, wrank);
   test_check_comm(c.comm, c.world, c.size, id, 400 + id);
+  CHECK_MPI(MPI_Comm_dup(c.comm, &c.check));
   free(key);
   free(color);
   return c;
@@ -83,6 +87,7 @@ static comm_ctx comm_make(int id) {
 
 static void comm_free(comm_ctx *c) {
   if (c->comm != MPI_COMM_WORLD) CHECK_MPI(MPI_Comm_free(&c->comm));
+  CHECK_MPI(MPI_Comm_free(&c->check));
   free(c->world);
 }
 
@@ -568,7 +573,7 @@ static void ccase_before(const ccase *c) {
   if (c->op != C_BARRIER || c->cc->rank != c->root) return;
   for (int i = 0; i < NPROBES; ++i) {
     int flag = 1;
-    CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, TAG_BARRIER_CHECK + c->seed % 5000, c->cc->comm, &flag, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, TAG_BARRIER_CHECK + c->seed % 5000, c->cc->check, &flag, MPI_STATUS_IGNORE));
     if (flag) test_fail(__FILE__, __LINE__, "a rank left the barrier before the late rank entered", c->desc);
   }
 }
@@ -657,11 +662,11 @@ static void ccase_check(ccase *c) {
   if (c->op == C_BARRIER && c->cc->size > 1) { /* see ccase_start: the others tell the late rank they are out */
     const int tag = TAG_BARRIER_CHECK + c->seed % 5000;
     if (c->cc->rank != c->root) {
-      CHECK_MPI(MPI_Send(&c->seed, 1, MPI_INT, c->root, tag, c->cc->comm));
+      CHECK_MPI(MPI_Send(&c->seed, 1, MPI_INT, c->root, tag, c->cc->check));
     } else {
       for (int r = 0; r < c->cc->size - 1; ++r) {
         int got = -1;
-        CHECK_MPI(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, tag, c->cc->comm, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, tag, c->cc->check, MPI_STATUS_IGNORE));
         CHECK(got == c->seed);
       }
     }
