@@ -163,10 +163,12 @@ void delete_attr(Check& check, AttributeHolder holder, int handle, Attributes* l
     check.fail(MPI_ERR_KEYVAL, "the predefined attribute " + std::to_string(keyval) + " cannot be deleted");
   // Deleting an attribute that is not set does nothing: MPI-4.0 7.7.2 names no error for it, MPICH returns
   // MPI_SUCCESS (Open MPI MPI_ERR_OTHER), and a program written against MPICH must not die here.
-  if (!check.ok() || find(*list, keyval) == list->end()) return;
+  if (!check.ok()) return;
+  const auto set = find(*list, keyval);
+  if (set == list->end()) return;
   // A failing delete callback leaves the attribute in place (as MPICH does; MPI-4.0 7.7.2 only says the call fails).
-  if (int rc = run_delete(handle, keyval, find(*list, keyval)->second); rc != MPI_SUCCESS)
-    return fail_delete(check, keyval, rc);
+  if (int rc = run_delete(handle, keyval, set->second); rc != MPI_SUCCESS) return fail_delete(check, keyval, rc);
+  // The callback may have changed the list, so look again.
   if (auto it = find(*list, keyval); it != list->end()) {
     list->erase(it);
     drop_reference(keyval);
