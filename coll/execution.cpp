@@ -32,6 +32,7 @@ void* Execution::address(const Buf& b) {
 
 void Execution::start() {
   remaining_ = static_cast<int>(initial_deps_.size());
+  told_finished_ = false;
   error_ = 0;
   message_.clear();
   in_flight_.clear();
@@ -119,7 +120,10 @@ bool Execution::progress() {
       moved = true;
     }
   }
-  return finished();
+  if (!finished()) return false;
+  if (!told_finished_) port_.run_finished();
+  told_finished_ = true;
+  return true;
 }
 
 void Execution::completed(int id) {

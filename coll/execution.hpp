@@ -36,6 +36,7 @@ class Execution {
   std::vector<int> in_flight_;    // issued sends and receives not yet seen complete
   std::vector<int> local_ready_;  // local vertices ready to run
   int remaining_ = 0;
+  bool told_finished_ = true;  // the port heard that the last run finished
   int error_ = 0;
   std::string message_;
 };

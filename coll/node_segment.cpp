@@ -53,7 +53,8 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   if (k < 2 || k > kMostRanks) return nullptr;
   const std::string name = name_for(job, context, node_members);
   const std::size_t areas = before_slot(kRotatingSlots + kPersistentSlots, kAreasPerWriter) * k;
-  const std::size_t payloads = before_slot(kRotatingSlots + kPersistentSlots, kPayloadsPerWriter) * k;
+  const std::size_t payloads =
+      (before_slot(kRotatingSlots + kPersistentSlots, kPayloadsPerWriter) + kPoolPayloadsPerWriter) * k;
   const std::size_t marks_at = (kHeaderBytes + areas * sizeof(Area) + kPage - 1) / kPage * kPage;
   const std::size_t payloads_at = (marks_at + areas * k * sizeof(Mark) + kPage - 1) / kPage * kPage;
   const std::size_t bytes = payloads_at + payloads * kBlockBytes;
@@ -78,6 +79,7 @@ std::shared_ptr<NodeSegment> NodeSegment::attach(const std::string& job, uint32_
   segment->payloads_at_ = payloads_at;
   segment->members_ = k;
   segment->mapped_.assign(payloads, 0);
+  segment->last_block_.assign(payloads, {});
   auto* header = static_cast<Header*>(base);
   if (header->attached.fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<uint32_t>(k))
     shm_unlink(name.c_str());  // the last to attach: every member has it mapped
@@ -88,7 +90,7 @@ NodeSegment::~NodeSegment() {
   if (base_ != nullptr) munmap(base_, bytes_);
 }
 
-NodeSegment::Place NodeSegment::place(int slot, int writer, int tag, uint64_t run) {
+NodeSegment::Place NodeSegment::place(int slot, int writer, int tag, uint64_t run, int pooled_tags) {
   const int n = areas_per_writer(slot), payloads = payloads_per_writer(slot);
   // Which use of the slot this run is: blocking and nonblocking runs take the rotating slots in turn, so one comes
   // back to a rotating slot every kRotatingSlots runs.
@@ -97,11 +99,22 @@ NodeSegment::Place NodeSegment::place(int slot, int writer, int tag, uint64_t ru
   Area* mine = areas() + before_slot(slot, kAreasPerWriter) * members_ + static_cast<std::size_t>(writer) * n;
   Place p;
   p.area = &mine[at];
-  if (payloads < n) p.sharing = &mine[(at + payloads) % n];
-  p.payload_index = before_slot(slot, kPayloadsPerWriter) * members_ + static_cast<std::size_t>(writer) * payloads +
-                    static_cast<std::size_t>(at % payloads);
-  p.payload = static_cast<char*>(base_) + payloads_at_ + p.payload_index * kBlockBytes;
+  std::size_t index = 0;
+  if (pooled_tags > 0 && slot < kRotatingSlots) {  // the pool follows every slot's payloads
+    index = before_slot(kRotatingSlots + kPersistentSlots, kPayloadsPerWriter) * members_ +
+            static_cast<std::size_t>(writer) * kPoolPayloadsPerWriter +
+            static_cast<std::size_t>(pool_payload(tag, run, pooled_tags));
+  } else {
+    index = before_slot(slot, kPayloadsPerWriter) * members_ + static_cast<std::size_t>(writer) * payloads +
+            static_cast<std::size_t>(at % payloads);
+  }
+  p.payload_index = static_cast<uint32_t>(index);
+  p.payload = payload(p.payload_index);
   return p;
+}
+
+char* NodeSegment::payload(uint32_t index) const {
+  return static_cast<char*>(base_) + payloads_at_ + std::size_t{index} * kBlockBytes;
 }
 
 NodeSegment::Area* NodeSegment::areas() const {
@@ -114,11 +127,11 @@ NodeSegment::Mark& NodeSegment::mark(int reader, const Area& a) const {
   return reinterpret_cast<Mark*>(static_cast<char*>(base_) + marks_at_)[index];
 }
 
-void NodeSegment::map(const Place& p, std::size_t bytes, bool for_writing) {
+void NodeSegment::map(uint32_t index, std::size_t bytes, bool for_writing) {
   if (bytes <= Area::kInlineBytes) return;  // in the area's own line
-  uint32_t& mapped = mapped_[p.payload_index];
+  uint32_t& mapped = mapped_[index];
   if (mapped >= bytes) return;
-  runtime::prefault(p.payload + mapped, bytes - mapped, for_writing);
+  runtime::prefault(payload(index) + mapped, bytes - mapped, for_writing);
   mapped = static_cast<uint32_t>(bytes);
 }
 

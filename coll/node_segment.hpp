@@ -9,25 +9,33 @@
 // same members, who must all have made this communicator's first collective call before they can make it.
 //
 // Areas. An area is one line: a block's description, and the block itself when it has at most 32 bytes; a larger
-// block goes in a payload of 128 KiB that the area names. Each writer owns, per rotating slot, 8 areas over 4
-// payloads (area i uses payload i % 4), and per persistent slot 16 areas with a payload each. Tags and runs take a
-// slot's areas in turn, so a pipelined writer fills the next ones while its readers empty the previous, and a
-// persistent collective's next starts need not wait for them. A slot belongs to one run at a time: blocking and
-// nonblocking collectives take the rotating slots in turn (their starts follow the same order everywhere, so a run
-// only waits for older ones), and a persistent collective keeps a slot of its own, since its starts may come in any
-// order across ranks. An area holds one block at a time: a writer publishes once every reader of the previous block
-// has taken it, and a block that needs the payload also waits for the other area of that payload to be taken. A
-// block is named by its `use` (the run and the tag) and its readers, so a reader never takes another run's or
-// another group's block.
+// block goes in a payload of 128 KiB that the area names. Each writer owns, per rotating slot, 8 areas and 4
+// payloads, per persistent slot 16 areas with a payload each, and a pool of 16 payloads. Tags and runs take a slot's
+// areas in turn, so a pipelined writer fills the next ones while its readers empty the previous, and a persistent
+// collective's next starts need not wait for them. A slot belongs to one run at a time: blocking and nonblocking
+// collectives take the rotating slots in turn (their starts follow the same order everywhere, so a run only waits
+// for older ones), and a persistent collective keeps a slot of its own, since its starts may come in any order
+// across ranks. An area holds one block at a time: a writer publishes once every reader of the previous block has
+// taken it, and a block in a payload also waits for the payload's previous block (the writer remembers where that
+// went). A block is named by its `use` (the run and the tag) and its readers, so a reader never takes another run's
+// or another group's block.
+//
+// Payloads. A run of a rotating slot that starts while no other one is under way in this process (each blocking
+// call, and each nonblocking one waited for before the next) puts its larger blocks in the writer's pool of 16: a
+// schedule of T tags puts tag t of run k in payload (t + k T) % 16 when two of its runs fit there (T <= 8), so a
+// stream runs 16 / T runs ahead, else in t % 16, so that every run reuses the same few payloads (see Mapping for
+// why that counts). Every run older than it has published all its blocks, so a block waits there only for an older
+// run's or for a lower tag of its own run, as in its slot. A run that starts while another is under way takes its
+// slot's payloads, area i's being i % 4 of the slot's run (t + run / 16) % 8: an older run, still publishing, never
+// waits for a newer one's readers, who may take that block only once the older run is done.
 //
 // Running ahead. A writer of a stream of blocking calls (a reduce's leaf) can publish a small block 128 runs ahead
-// of its slowest reader (16 rotating slots, and each slot's 8 areas in turn on its successive runs), a larger one 64
-// (its 4 payloads). Until 2026-11-29 a slot's runs all used one area per tag, 16 runs ahead: where ranks share a
-// core, a leaf then stopped every 16 calls for its root to be scheduled. A stream of 8-byte reduces through the node's
-// memory on 4 ranks of one core took 0.69 us (binomial 0.43), now 0.34; on 8 ranks of 2 cores 0.89-1.24, now
-// 0.48-0.50. The areas are packed apart from the payloads, so running ahead touches no new page for a small block;
-// for a larger one each new payload costs its pages once per process (see Mapping): 8 payloads a slot made the first
-// 128 calls of a 64 KiB reduce dear enough to lift the median of 201 (bench/coll.c's aligned mode) from 168 to 298 us.
+// of its slowest reader (16 rotating slots, and each slot's 8 areas in turn on its successive runs), a larger one 16
+// (the pool, for a schedule of one tag). Until 2026-11-29 a slot's runs all used one area per tag, 16 runs ahead:
+// where ranks share a core, a leaf then stopped every 16 calls for its root to be scheduled. A stream of 8-byte
+// reduces through the node's memory on 4 ranks of one core took 0.69 us (binomial 0.43), now 0.34; on 8 ranks of 2
+// cores 0.89-1.24, now 0.48-0.50. The areas are packed apart from the payloads, so running ahead touches no new
+// page for a small block.
 //
 // Marks. A reader says it took a block by writing the area's `published` count: in the area's line when it is the
 // block's only reader (it has that line anyway), else in a line of its own, one per reader, which the writer reads
@@ -40,11 +48,14 @@
 // line per block.
 //
 // Mapping. A block's pages are mapped into a process with one madvise (MADV_POPULATE_WRITE for its writer,
-// MADV_POPULATE_READ for a reader) the first time that process uses them, not by a page fault per 4 KiB page, which
-// costs 8-14 us on this machine (a VM): madvise maps 4 MiB in 1.2 ms for writing and 0.23 ms for reading pages that
-// exist, against 15 and 8 ms by faults. The first write of a page the host has never backed stays dear (about 7 us
-// a page): the first 1 MiB reduce on 8 ranks in each rotating slot takes 14 ms (14-20 without madvise), later ones
-// 0.6. The pages stay unreserved until then: only the payloads runs use take memory.
+// MADV_POPULATE_READ for a reader) the first time that process uses them, not by a page fault per 4 KiB page. Each
+// process's first access to a page stays dear on this machine (a VM) all the same: writing 4 MiB of a new segment
+// takes 14 ms by faults, 1.6 ms of madvise and 6.2 of writing with it; reading them in another process 6.5 ms by
+// faults, 0.4 + 5.7 with it; later passes 0.1-0.15 ms. So the payloads each process touches count: until 2026-12-02
+// every run took its slot's payloads, and a stream of 1 MiB allreduces on 8 ranks (shared_memory_slices, 9 blocks a
+// run) took 20-50 ms a call for its first 16, then 14, 9 and 4.5 ms for the next three 16 as the slots' areas turned
+// to their other payloads, and 0.5-1 ms from the 65th on; with the pool, 34 ms for the first, 2.6 for the second,
+// 0.4-1.1 after. The pages stay unreserved until then: only the payloads runs use take memory.
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -70,6 +81,7 @@ class NodeSegment {
   // reduces on 4 ranks took 1.9x the nonblocking time; with 16 the blocking time).
   static constexpr int kPersistentAreasPerWriter = 16;
   static constexpr int kPersistentSlots = 16;  // persistent collectives after these use messages only
+  static constexpr int kPoolPayloadsPerWriter = 16;  // for runs of rotating slots that do not overlap (Payloads)
   static constexpr int kMostRanks = 64;        // a node's readers are a 64-bit mask
   static constexpr std::size_t kBlockBytes = std::size_t{128} << 10;  // the largest block: a payload's size
 
@@ -83,6 +95,7 @@ class NodeSegment {
     uint32_t published = 0;         // blocks put here so far, this one included
     uint32_t bytes = 0;             // packed size
     Mark taken{0};                  // the mark of a block with one reader
+    uint32_t payload = 0;           // a larger block's payload (its index in the segment)
     // A block this small travels in the line a reader polls: one line moves between the cores instead of two, which
     // counts where they sit on different core complexes (bench/core_latency.c).
     alignas(16) char inline_block[kInlineBytes];
@@ -93,13 +106,11 @@ class NodeSegment {
   };
   static_assert(sizeof(Area) == 64, "an area's description and small block share one cache line");
 
-  // Where a block of a run goes: its area, the payload a larger block takes, and the other area that payload serves
-  // (null in a persistent slot).
+  // Where a writer's block of a run goes: its area, and the payload it takes if larger.
   struct Place {
     Area* area = nullptr;
     char* payload = nullptr;
-    Area* sharing = nullptr;
-    std::size_t payload_index = 0;
+    uint32_t payload_index = 0;
     char* block(std::size_t bytes) const { return bytes <= Area::kInlineBytes ? area->inline_block : payload; }
   };
 
@@ -112,8 +123,19 @@ class NodeSegment {
   NodeSegment(const NodeSegment&) = delete;
   NodeSegment& operator=(const NodeSegment&) = delete;
 
-  // The place of the writer with node-local index `writer` in `slot` for tag `tag` of run `run`.
-  Place place(int slot, int writer, int tag, uint64_t run);
+  // The place of the writer with node-local index `writer` in `slot` for tag `tag` of run `run`. A larger block goes
+  // in the pool when `pooled_tags` > 0 (begin_run said so; the run's schedule uses that many tags). A reader needs
+  // only the area.
+  Place place(int slot, int writer, int tag, uint64_t run, int pooled_tags = 0);
+  // The pool payload of tag `tag` of run `run` whose schedule uses `tags` tags (Payloads above).
+  static int pool_payload(int tag, uint64_t run, int tags) {
+    const uint64_t first = tags <= kPoolPayloadsPerWriter / 2 ? run * static_cast<uint64_t>(tags) : 0;
+    return static_cast<int>((first + static_cast<uint64_t>(tag)) % kPoolPayloadsPerWriter);
+  }
+  // A run of a rotating slot begins in this process: whether it may use the pool (no other one is under way). Each
+  // begin_run is followed by one end_run once the run has finished here.
+  bool begin_run() { return runs_under_way_++ == 0; }
+  void end_run() { --runs_under_way_; }
   static int areas_per_writer(int slot) {
     return slot < kRotatingSlots ? kAreasPerWriter : kPersistentAreasPerWriter;
   }
@@ -123,25 +145,41 @@ class NodeSegment {
   int members() const { return members_; }
 
   // The writer's question: may a block of `bytes` go in `p` now? Its area's previous block must have been taken by
-  // all of its readers, and for a block in the payload the payload's other area's too.
+  // all of its readers, and for a block in the payload the payload's previous block too.
   bool free_for(const Place& p, std::size_t bytes) const {
-    return taken(*p.area) && (bytes <= Area::kInlineBytes || p.sharing == nullptr || !p.sharing->uses_payload() ||
-                              taken(*p.sharing));
+    if (!taken(*p.area)) return false;
+    if (bytes <= Area::kInlineBytes) return true;
+    const LastBlock& last = last_block_[p.payload_index];  // an area that has moved on had its block taken
+    return last.area == nullptr || last.area->published != last.published || taken(*last.area);
   }
+  // The writer has put a block of `bytes` at `p` (its area's `published` counts it): the area names the payload.
+  void put(const Place& p, std::size_t bytes) {
+    if (bytes <= Area::kInlineBytes) return;
+    p.area->payload = p.payload_index;
+    last_block_[p.payload_index] = {p.area, p.area->published};
+  }
+  // Where the block in `a` lies, for a reader that saw it published.
+  const char* block(const Area& a) const { return a.uses_payload() ? payload(a.payload) : a.inline_block; }
   // The reader with node-local index `reader` has taken the block in `a`.
   void take(Area& a, int reader) {
     if (a.one_reader()) return a.taken.store(a.published, std::memory_order_release);
     mark(reader, a).store(a.published, std::memory_order_release);
   }
 
-  // Maps the first `bytes` of the block at `p` into this process, once per payload and size (see Mapping above).
-  void map(const Place& p, std::size_t bytes, bool for_writing);
+  // Maps the first `bytes` of payload `index` into this process, once per payload and size (see Mapping above).
+  void map(uint32_t index, std::size_t bytes, bool for_writing);
   // How this process copies its blocks in: with streaming stores while ordinary ones are slow (copy_bytes.hpp).
   runtime::OutboundCopy& block_copy() { return block_copy_; }
 
  private:
+  // Where the writer put its last block in a payload, and that area's `published` then.
+  struct LastBlock {
+    const Area* area = nullptr;
+    uint32_t published = 0;
+  };
   NodeSegment() = default;
   Area* areas() const;
+  char* payload(uint32_t index) const;
   Mark& mark(int reader, const Area& a) const;
   bool taken(const Area& a) const {
     const uint64_t readers = a.mask.load(std::memory_order_relaxed);
@@ -158,6 +196,8 @@ class NodeSegment {
   std::size_t payloads_at_ = 0;  // offset of the first payload, past the marks
   int members_ = 0;
   std::vector<uint32_t> mapped_;  // per payload: the block bytes already mapped in this process
+  std::vector<LastBlock> last_block_;  // per payload, of this process's own (as writer)
+  int runs_under_way_ = 0;             // of rotating slots, in this process
   runtime::OutboundCopy block_copy_;
 };
 

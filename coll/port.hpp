@@ -31,6 +31,8 @@ class Port {
   virtual bool done(int id, int& error, std::string& message) = 0;
   // Lets the network move (the real port runs the progress engine; the simulated one does nothing).
   virtual void poll() {}
+  // The run has finished here: every vertex completed, or a failure drained (once per run).
+  virtual void run_finished() {}
 };
 
 }  // namespace strata::coll

@@ -12,9 +12,20 @@ void TransportPort::set_run(int tag_base, uint64_t run) {
   tag_base_ = tag_base;
   slot_ = node_slot(tag_base);
   run_ = run;
+  run_finished();  // the previous run's, should nothing have said so
+  if (channel_.node && slot_ >= 0 && slot_ < NodeSegment::kRotatingSlots) {
+    pooled_ = channel_.node->begin_run();
+    under_way_ = true;
+  }
 }
 
-void TransportPort::prepare(int vertices, int) {
+void TransportPort::run_finished() {
+  if (under_way_) channel_.node->end_run();
+  under_way_ = false;
+}
+
+void TransportPort::prepare(int vertices, int tags) {
+  tags_ = tags;
   requests_.resize(static_cast<std::size_t>(vertices));
   shared_.resize(static_cast<std::size_t>(vertices));
 }
@@ -58,7 +69,8 @@ void TransportPort::post(Shared::Kind kind, int id, int writer, std::span<const 
   for (int r : readers) s.mask |= uint64_t{1} << index[static_cast<std::size_t>(r)];
   // Successive runs in one slot take its areas in turn too (node_segment.hpp): a writer can run ahead of its readers,
   // and a persistent collective (a slot of its own) can start again before every reader has taken its last block.
-  s.place = channel_.node->place(slot_, index[static_cast<std::size_t>(writer)], tag, run_);
+  s.place = channel_.node->place(slot_, index[static_cast<std::size_t>(writer)], tag, run_,
+                                 pooled_ && kind == Shared::Kind::kPublish ? tags_ : 0);
 }
 
 void TransportPort::publish(int id, std::span<const int> readers, int tag, const void* buf, std::size_t count,
@@ -87,10 +99,11 @@ bool TransportPort::publish_done(Shared& s, int& error, std::string& message) {
     message = "internal: a collective published " + std::to_string(bytes) + " bytes, more than a node payload holds";
     return true;
   }
-  channel_.node->map(s.place, bytes, true);
+  channel_.node->map(s.place.payload_index, bytes, true);
   datatype::pack(s.from, s.count, *s.type, s.place.block(bytes), channel_.node->block_copy());
   a.bytes = static_cast<uint32_t>(bytes);
   ++a.published;
+  channel_.node->put(s.place, bytes);
   // Mask and use each release what came before: a reader that sees both of its own has the block.
   a.mask.store(s.mask, std::memory_order_release);
   a.use.store(s.use, std::memory_order_release);
@@ -110,11 +123,12 @@ bool TransportPort::read_done(Shared& s, int& error, std::string& message) {
     message = "a collective's block of " + std::to_string(a.bytes) + " bytes does not fit the " +
               std::to_string(capacity) + " this rank expects: counts, datatypes or roots differ between the ranks";
   }
-  channel_.node->map(s.place, a.bytes, false);
+  channel_.node->map(a.payload, a.bytes, false);
+  const char* block = channel_.node->block(a);
   if (s.op == nullptr)
-    datatype::unpack(s.place.block(a.bytes), std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
+    datatype::unpack(block, std::min<std::size_t>(a.bytes, capacity), s.count, *s.type, s.to);
   else if (error == 0)  // a contiguous layout's packed bytes are its elements from true_lb on
-    datatype::reduce(*s.op, s.place.block(a.bytes) - s.type->true_lb, s.to, s.count, *s.type, s.type_handle);
+    datatype::reduce(*s.op, block - s.type->true_lb, s.to, s.count, *s.type, s.type_handle);
   channel_.node->take(a, (*channel_.node_index)[static_cast<std::size_t>(channel_.rank)]);
   return true;
 }

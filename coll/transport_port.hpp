@@ -26,6 +26,7 @@ struct Channel {
 class TransportPort : public Port {
  public:
   explicit TransportPort(Channel channel, int tag_base = 0) : channel_(std::move(channel)), tag_base_(tag_base) {}
+  ~TransportPort() override { run_finished(); }
   // Before each run: its tag block and its number, the same on every member (it tells the runs' blocks apart in
   // the node segment).
   void set_run(int tag_base, uint64_t run);
@@ -37,6 +38,7 @@ class TransportPort : public Port {
   void read(int id, int writer, std::span<const int> readers, int tag, void* buf, std::size_t count,
             const datatype::TypeRef& type, const datatype::Op* op, int type_handle) override;
   bool done(int id, int& error, std::string& message) override;
+  void run_finished() override;
 
  private:
   // A publish or read waiting for its area.
@@ -62,6 +64,9 @@ class TransportPort : public Port {
   int tag_base_;
   int slot_ = -1;
   uint64_t run_ = 0;
+  int tags_ = 0;  // the schedule's
+  bool under_way_ = false;  // counted in the node segment's runs under way
+  bool pooled_ = false;     // this run's larger blocks go in the writer's pool (node_segment.hpp, Payloads)
   std::vector<transport::Request> requests_;  // by vertex: reused by every run
   std::vector<Shared> shared_;                // by vertex
 };
