@@ -65,6 +65,7 @@ coll::CostParameters unpack(const Values& v) {
                                        static_cast<coll::LinkClass>(c));
   p.gamma = v[4 * kClasses];
   p.node_memory = {v[4 * kClasses + 1], v[4 * kClasses + 2]};
+  p.handoff = coll::default_cost_parameters().handoff;  // not probed: it shows only where ranks outnumber processors
   return p;
 }
 

@@ -44,6 +44,16 @@ Data block_v(Buf base, const std::vector<int>& counts, const std::vector<int>& d
 
 bool shares_node_memory(const Args& a) { return a.shared_memory && a.size <= NodeSegment::kMostRanks; }
 
+bool rooted(Operation op) {
+  switch (op) {
+    case Operation::kBcast: case Operation::kGather: case Operation::kGatherv: case Operation::kScatter:
+    case Operation::kScatterv: case Operation::kReduce:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Every family's table, in one list.
 template <class Fn>
 static void for_each_algorithm(Fn&& fn) {

@@ -69,6 +69,9 @@ std::span<const Algorithm> grouped_algorithms();
 // applies there, and it applies nowhere else.
 const Algorithm& intercomm_algorithm(Operation op);
 
+// The operations with a root: bcast, reduce, gather(v), scatter(v).
+bool rooted(Operation op);
+
 // The neighbourhood collectives (MPI-4.0 8.6): one algorithm each, outside the registry (Args::sources ...).
 bool neighbourhood(Operation op);
 const Algorithm& neighbourhood_algorithm(Operation op);

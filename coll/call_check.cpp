@@ -36,16 +36,6 @@ std::size_t count_at(const std::vector<int>& counts, int i) {
   return i < static_cast<int>(counts.size()) ? static_cast<std::size_t>(counts[i]) : 0;
 }
 
-bool rooted(Operation op) {
-  switch (op) {
-    case Operation::kBcast: case Operation::kGather: case Operation::kGatherv: case Operation::kScatter:
-    case Operation::kScatterv: case Operation::kReduce:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Fills sends[j] and recvs[i] from the standard's description of each operation (MPI-4.0 6.4 - 6.11). Pairs of a
 // rank with itself stay empty: they never cross the network.
 void describe(Operation op, const Args& a, std::vector<Side>& sends, std::vector<Side>& recvs) {

@@ -42,6 +42,8 @@ class Simulation {
         if (vs[v].deps == 0) events_.push({0.0, r, static_cast<VertexId>(v)});
       }
     }
+    if (host_cores() > 0 && parameters_.handoff > 0)
+      for (int r = 0; r < ranks; ++r) ++ranks_on_host_[host_of(r)];
   }
 
   Forecast run() {
@@ -195,7 +197,7 @@ class Simulation {
     from.send_free = to.recv_free = end;
     if (node_out != nullptr) *node_out = *node_in = end;
     finish(send.rank, send.vertex, end);
-    finish(recv.rank, recv.vertex, end);
+    finish(recv.rank, recv.vertex, end + handoff(recv.rank));
   }
 
   // A publish's block, and the reads waiting for it: each read takes the oldest block it has not taken, as one copy
@@ -219,7 +221,7 @@ class Simulation {
       const double duration = link.time(bytes(v.a)) + static_cast<double>(bytes(v.a)) * gamma;
       s.receiving += duration;
       s.recv_free = on_processor(read.rank, begin, duration);
-      finish(read.rank, read.vertex, s.recv_free);
+      finish(read.rank, read.vertex, s.recv_free + handoff(read.rank));
       if (--block.published.front().second == 0) block.published.pop_front();
     }
   }
@@ -227,15 +229,27 @@ class Simulation {
   // When `rank`'s work, ready at `begin` and lasting `duration` on a processor of its own, ends: at once without
   // cores_per_node, else on its host's earliest free processor, which it holds until then.
   double on_processor(int rank, double begin, double duration) {
-    const int sharing = std::max(parameters_.nodes_per_host, 1);
-    const double cores = parameters_.cores_per_node * sharing;
-    if (cores <= 0 || !node_of_) return begin + duration;
+    const double cores = host_cores();
+    if (cores <= 0) return begin + duration;
     const double count = std::ceil(cores);
-    std::vector<double>& free_at = processors_[node_of_(rank) / sharing];
+    std::vector<double>& free_at = processors_[host_of(rank)];
     if (free_at.empty()) free_at.assign(static_cast<std::size_t>(count), 0.0);
     const auto earliest = std::min_element(free_at.begin(), free_at.end());
     *earliest = std::max(begin, *earliest) + duration * count / cores;  // each of them cores / count as fast
     return *earliest;
+  }
+
+  // The processors a host's ranks share (cores_per_node x nodes_per_host), 0 when not known; the host of a rank.
+  double host_cores() const {
+    return node_of_ ? parameters_.cores_per_node * std::max(parameters_.nodes_per_host, 1) : 0.0;
+  }
+  int host_of(int rank) const { return node_of_(rank) / std::max(parameters_.nodes_per_host, 1); }
+
+  // How long after its data is there `rank` acts on a transfer: handoff per rank on its processor, where they share.
+  double handoff(int rank) const {
+    if (ranks_on_host_.empty()) return 0;
+    const double per_processor = ranks_on_host_.at(host_of(rank)) / host_cores();
+    return per_processor > 1 ? parameters_.handoff * per_processor : 0;
   }
 
   void finish(int rank, VertexId id, double time) {
@@ -257,6 +271,7 @@ class Simulation {
   const std::function<int(int)>& node_of_;
   std::map<int, Port> node_ports_;
   std::map<int, std::vector<double>> processors_;  // by host: when each of its processors is next free
+  std::map<int, int> ranks_on_host_;               // with a handoff only
   std::vector<Schedule> schedules_;
   std::vector<State> state_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;

@@ -18,6 +18,11 @@
 // many messages (a scatter-allgather bcast: 63 at 8 ranks where binomial sends 7) looks cheaper than it runs.
 // Nodes that share their processors (nodes_per_host: simulated nodes on one real processor) queue on one pool of
 // cores_per_node x nodes_per_host. Apart, 2 nodes of half a processor each would let 2 ranks work at once on one.
+// There a transfer's receiver also acts on it only `handoff` x (its host's ranks per processor) after the data is
+// there (a message's receiver, a read's reader; not the sender): it waits for its turn on the processor behind the
+// others, so each hop of an algorithm's longest path costs that much more. Without it 2 simulated nodes of 4 ranks
+// on one processor each were costed 25 us for a reduce_bcast allreduce of 8 B (6 hops) and 28.9 for the
+// hierarchical one (3), which take 205 and 113 (cost_parameters.cpp).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -62,6 +67,7 @@ struct CostParameters {
   Link node_memory;  // one copy into or out of the node's shared memory (a publish, a read)
   double cores_per_node = 0;  // the processors each node's ranks share; 0: one per rank (none waits for another)
   int nodes_per_host = 0;     // consecutive nodes (by node_of) that pool their processors; 0 or 1: none
+  double handoff = 0;         // seconds per rank sharing a processor, before a receiver acts (see above)
 
   const Link& link(LinkClass c) const { return links[static_cast<std::size_t>(c)]; }
   // The same link everywhere, or one inside nodes and another between them.

@@ -25,12 +25,14 @@ constexpr auto kClasses = static_cast<std::size_t>(LinkClass::kCount);
 constexpr std::size_t kGamma = kClasses;  // the entry after the link classes
 constexpr std::size_t kNodeMemory = kGamma + 1;
 constexpr std::size_t kCores = kNodeMemory + 1;
-constexpr std::size_t kHosts = kCores + 1;  // and the last
+constexpr std::size_t kHosts = kCores + 1;
+constexpr std::size_t kHandoff = kHosts + 1;  // and the last
 constexpr double kMicro = 1e-6, kNano = 1e-9;
 
 const char* entry_name(std::size_t entry) {
   if (entry == kCores) return "cores_per_node";
   if (entry == kHosts) return "nodes_per_host";
+  if (entry == kHandoff) return "handoff";
   if (entry == kNodeMemory) return "node_memory";
   return entry == kGamma ? "gamma" : link_class_name(static_cast<LinkClass>(entry));
 }
@@ -57,7 +59,7 @@ bool parse_value(const std::string& token, double& value, std::string& why) {
 bool optional(std::size_t entry) {
   return entry == static_cast<std::size_t>(LinkClass::kSameSwitch) ||
          entry == static_cast<std::size_t>(LinkClass::kSameRack) || entry == kNodeMemory || entry == kCores ||
-         entry == kHosts;
+         entry == kHosts || entry == kHandoff;
 }
 
 // The units of an entry's values, for messages.
@@ -65,6 +67,7 @@ const char* units_of(std::size_t entry) {
   if (entry == kGamma) return "ns_per_byte";
   if (entry == kCores) return "processors";
   if (entry == kHosts) return "nodes";
+  if (entry == kHandoff) return "us_per_rank";
   return entry == kNodeMemory ? "alpha_us beta_ns_per_byte"
                               : "alpha_us beta_ns_per_byte [rendezvous_alpha_us rendezvous_beta_ns_per_byte]";
 }
@@ -98,7 +101,7 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
   std::ifstream in(path);
   if (!in) return error(kErrOther, "cannot open cost file " + path);
   CostParameters read;
-  int first_line[kHosts + 1] = {};  // where each entry was given, 0: not yet
+  int first_line[kHandoff + 1] = {};  // where each entry was given, 0: not yet
   int number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
@@ -106,17 +109,17 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
     if (tokens.empty()) continue;
     const std::string where = path + ":" + std::to_string(number) + ": ";
     std::size_t entry = 0;
-    while (entry <= kHosts && tokens[0] != entry_name(entry)) ++entry;
-    if (entry > kHosts)
+    while (entry <= kHandoff && tokens[0] != entry_name(entry)) ++entry;
+    if (entry > kHandoff)
       return error(kErrArg, where + "unknown entry \"" + tokens[0] +
                                 "\" (expected same_cache, same_package, same_node, same_switch, same_rack, " +
-                                "other_node, gamma, node_memory, cores_per_node or nodes_per_host)");
+                                "other_node, gamma, node_memory, cores_per_node, nodes_per_host or handoff)");
     if (first_line[entry] != 0)
       return error(kErrArg, where + tokens[0] + " given again (first on line " + std::to_string(first_line[entry]) +
                                 ")");
     first_line[entry] = number;
     const bool link = entry < kClasses;
-    std::size_t wanted = entry == kGamma || entry == kCores || entry == kHosts ? 1 : 2;
+    std::size_t wanted = entry == kGamma || entry == kCores || entry == kHosts || entry == kHandoff ? 1 : 2;
     if (link && tokens.size() - 1 >= 4) wanted = 4;  // with the rendezvous line
     const char* units = units_of(entry);
     if (tokens.size() - 1 < wanted || (link && tokens.size() - 1 == 3))
@@ -134,6 +137,7 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
       return error(kErrArg, where + "\"" + tokens[1] + "\" is not a whole number of nodes");
     if (entry == kHosts) read.nodes_per_host = static_cast<int>(values[0]);
     else if (entry == kCores) read.cores_per_node = values[0];
+    else if (entry == kHandoff) read.handoff = values[0] * kMicro;
     else if (entry == kGamma) read.gamma = values[0] * kNano;
     else if (entry == kNodeMemory) read.node_memory = {values[0] * kMicro, values[1] * kNano};
     else read.links[entry] = {values[0] * kMicro, values[1] * kNano};
@@ -142,9 +146,10 @@ Status read_cost_parameters(const std::string& path, CostParameters& out) {
                                           static_cast<LinkClass>(entry));
   }
   if (in.bad()) return error(kErrOther, "cannot read cost file " + path);
-  for (std::size_t entry = 0; entry <= kHosts; ++entry)
+  for (std::size_t entry = 0; entry <= kHandoff; ++entry)
     if (first_line[entry] == 0 && !optional(entry)) return error(kErrArg, path + ": no line for " + entry_name(entry));
   if (first_line[kNodeMemory] == 0) read.node_memory = default_cost_parameters().node_memory;
+  if (first_line[kHandoff] == 0) read.handoff = default_cost_parameters().handoff;
   for (LinkClass c : {LinkClass::kSameSwitch, LinkClass::kSameRack})
     if (first_line[static_cast<std::size_t>(c)] == 0)
       read.links[static_cast<std::size_t>(c)] = read.link(LinkClass::kOtherNode);
@@ -170,6 +175,8 @@ std::string format_cost_parameters(const CostParameters& p) {
   std::snprintf(line, sizeof line, "cores_per_node %.6g\n", p.cores_per_node);
   out += line;
   std::snprintf(line, sizeof line, "nodes_per_host %d\n", p.nodes_per_host);
+  out += line;
+  std::snprintf(line, sizeof line, "handoff %.6g\n", p.handoff / kMicro);
   return out + line;
 }
 
@@ -208,6 +215,12 @@ std::string format_cost_parameters(const CostParameters& p) {
 // makes each node one level (hierarchical) for reduces of 16-64 KiB and the allreduce of 64 KiB, as it already did
 // with ranks scattered: a stream of 64 KiB reduces 60-206 us against binomial's 141-240, one call alone 66-108
 // against 69-87, and aligned calls (each started at one instant) 166 against 170.
+//
+// handoff (cost_model.hpp) is fitted to the allreduce of 8 B across 2 simulated nodes in block order (bench/coll.c,
+// blocking, 2026-12-02, us, the model's figures without it in brackets): 8 ranks, 4 on each node's one processor,
+// reduce_bcast 205-231 [25] and hierarchical 113-128 [28.9], 6 and 3 hops on their longest paths, so 28-30 us a
+// hop; 4 ranks, 2 on each processor, 72-77 [18.2] and 55-61 [18.2], 4 and 3 hops, 13-14 us a hop. Both are about
+// 7 us per rank on the processor. Without it the model chose reduce_bcast at 8 ranks, about twice as slow.
 const CostParameters& default_cost_parameters() {
   static auto& measured = runtime::lasting<const CostParameters>([] {
     CostParameters p = from_file_units(
@@ -222,6 +235,7 @@ const CostParameters& default_cost_parameters() {
         },
         0.02223);  // gamma ns_per_byte
     p.node_memory = {1.5 * kMicro, 0.033 * kNano};
+    p.handoff = 7 * kMicro;
     return p;
   }());
   return measured;

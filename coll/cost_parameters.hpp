@@ -14,6 +14,8 @@
 //                                             0 or none: one per rank, unless the launcher says (runtime::kNodeCpusKey))
 //   nodes_per_host nodes                     (optional: how many consecutive nodes share one host's processors, a
 //                                             whole number; 0 or none: the launcher's (runtime::kHostNodesKey), else 1)
+//   handoff      us_per_rank                 (optional: where ranks outnumber processors, how long a receiver takes
+//                                             to act on a transfer, per rank on its processor; none: the built-in)
 //
 // A link's first two values are its eager messages' line; the two optional ones the line of messages above the
 // transport's eager limit for that link (eager_limit below), which go by rendezvous. Without them one line costs
@@ -22,8 +24,8 @@
 // Every line must be there once, with finite non-negative numbers; a file that says less is refused rather than
 // completed with guesses. The exceptions are the lines added after files were written without them: a missing
 // same_switch or same_rack (topo/levels.hpp: Rack, Switch) takes other_node's figures, which is what every link
-// between nodes cost before the model told them apart, a missing node_memory the built-in one, and a missing
-// cores_per_node or nodes_per_host 0.
+// between nodes cost before the model told them apart, a missing node_memory or handoff the built-in one, and a
+// missing cores_per_node or nodes_per_host 0.
 //
 // The job's parameters are fixed once: STRATA_COST_FILE if set; else, with STRATA_COST_PROBE=1, those a short probe
 // measures at MPI_Init (api/cost_probe.cpp); else the defaults measured on the development machine

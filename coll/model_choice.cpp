@@ -24,6 +24,8 @@ std::vector<topo::Placement> shared_view(const Hierarchy& h) {
 std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const Algorithm*>& algorithms,
                                      const std::vector<topo::Placement>& view, const CostParameters& parameters) {
   const int p = static_cast<int>(view.size());
+  if (algorithms.empty()) return {};
+  const CostParameters costed = parameters_for(algorithms.front()->operation, parameters);
   // Each rank's hierarchy in the view, made once for all candidates.
   std::vector<std::shared_ptr<const Hierarchy>> hierarchies(static_cast<std::size_t>(p));
   for (int r = 0; r < p; ++r) hierarchies[r] = std::make_shared<const Hierarchy>(make_hierarchy(view, r));
@@ -39,7 +41,7 @@ std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const A
           theirs.groups = groups;
           algorithm->build(theirs, s);
         },
-        parameters, link_of, [&](int r) { return static_cast<int>(view[r].node); });
+        costed, link_of, [&](int r) { return static_cast<int>(view[r].node); });
   };
   std::set<std::size_t> nodes;
   for (const topo::Placement& place : view) nodes.insert(place.node);
@@ -63,6 +65,12 @@ std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const A
     if ((x.seconds < 0) != (y.seconds < 0)) return y.seconds < 0;
     return ranks_before({x.seconds, x.pace}, {y.seconds, y.pace});
   });
+  return out;
+}
+
+CostParameters parameters_for(Operation op, const CostParameters& p) {
+  CostParameters out = p;
+  if (rooted(op)) out.handoff = 0;
   return out;
 }
 

@@ -35,6 +35,14 @@ std::vector<topo::Placement> shared_view(const Hierarchy& h);
 std::vector<Candidate> rank_by_model(const Args& args, const std::vector<const Algorithm*>& algorithms,
                                      const std::vector<topo::Placement>& view, const CostParameters& parameters);
 
+// The parameters a choice for `op` costs with: `p` without its handoff for a rooted operation. A stream of rooted
+// calls keeps every rank busy (a root starts its next call while its leaves take this one), so a receiver's turn on
+// the processor overlaps other calls: on 2 simulated nodes of 4 ranks on one processor each, a stream of 8-byte
+// bcasts took 27 us a call by linear against binomial's 7.4 (one call alone, bench/coll.c's aligned mode, 206
+// against 202), and with the handoff the model chose linear for it. An allreduce's ranks each wait for all the
+// others in every call, and pay each turn (cost_parameters.cpp).
+CostParameters parameters_for(Operation op, const CostParameters& p);
+
 // A call of `op` moving `bytes` per rank and block, rooted at 0, without buffers (building a schedule never touches
 // the data): MPI_DOUBLE sums for the reductions, MPI_BYTE blocks otherwise. What MPIX_Comm_get_coll_info and
 // strata-plan cost when they have no real call; the caller sets rank and size.

@@ -504,7 +504,7 @@ double flat_time(const Algorithm* a, const Args& args, const std::function<LinkC
     Args each = args;
     each.rank = r;
     a->build(each, s);
-  }, job_cost_parameters(), link_of, node_of);
+  }, parameters_for(a->operation, job_cost_parameters()), link_of, node_of);
 }
 
 // The algorithms that use the node's shared memory, by operation: each replaces the rule table's choice where the

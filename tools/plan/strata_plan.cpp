@@ -125,11 +125,6 @@ Options parse_options(int argc, char** argv) {
   return o;
 }
 
-bool rooted(coll::Operation op) {
-  return op == coll::Operation::kBcast || op == coll::Operation::kReduce || op == coll::Operation::kGather ||
-         op == coll::Operation::kScatter;
-}
-
 bool reduction(coll::Operation op) { return op == coll::Operation::kReduce || op == coll::Operation::kAllreduce; }
 
 // One rank's arguments. The buffers are only addresses: building a schedule never touches the data. A node's ranks
@@ -248,7 +243,7 @@ int run(int argc, char** argv) {
         if (algorithm->topology_aware) a.hierarchy = views.hierarchy(rank);
         algorithm->build(a, s);
       };
-      const coll::Forecast f = coll::forecast(size, build, parameters, link_of, node_of);
+      const coll::Forecast f = coll::forecast(size, build, coll::parameters_for(o.op, parameters), link_of, node_of);
       if (f.seconds >= 0 && (best.seconds < 0 || f.seconds < best.seconds)) {
         best.seconds = f.seconds;
         best.pace = f.pace;
@@ -270,7 +265,7 @@ int run(int argc, char** argv) {
   std::printf(", %d ranks: %d node(s)", size, cluster.nodes);
   if (!cluster.network_description.empty()) std::printf(" under \"%s\"", cluster.network_description.c_str());
   std::printf(" x %d cores of \"%s\", %s%s\n", cluster.cores, cluster.node_description.c_str(),
-              describe_order(o.order).c_str(), rooted(o.op) ? ", root 0" : "");
+              describe_order(o.order).c_str(), coll::rooted(o.op) ? ", root 0" : "");
   std::printf("# costs: %s\n", costs.c_str());
   std::printf("%-22s %14s %10s %6s %10s\n", "# algorithm", "predicted_us", "x_fastest", "groups", "pace_us");
   const double fastest = !predictions.empty() && predictions.front().applies ? predictions.front().seconds : 0;

@@ -276,6 +276,39 @@ TEST(CostModel, TransfersBetweenNodesTakeBothEndsProcessors) {
   EXPECT_NEAR(predict(4, inside, p, link_of, node_of), kAlpha + kAllgatherBlock * kBeta, 1e-12);
 }
 
+// Where a host's ranks outnumber its processors, a transfer's receiver acts on it handoff x (ranks per processor)
+// after its data is there. A chain 0 -> 1 -> 2 -> 3 inside one node pays that on each of its 3 hops; a write into
+// the node's memory and its one read, one hop. Only the receiver waits: a send's own completion does not move.
+TEST(CostModel, ReceiversWaitTheirTurnWhereRanksShareAProcessor) {
+  static char block[kAllgatherBlock];
+  const Data data{Buf::user(block), kAllgatherBlock, datatype::predefined(datatype::kByte)};
+  const auto chain = [&](int rank, Schedule& s) {
+    const VertexId got = rank > 0 ? s.recv(data, rank - 1, 0) : kNoVertex;
+    if (rank < 3) s.send(data, rank + 1, 0, {got});
+  };
+  const auto write_read = [&](int rank, Schedule& s) {
+    if (rank == 0) s.publish(data, {1}, 0);
+    if (rank == 1) s.read(data, 0, {1}, 0);
+  };
+  auto one_node = [](int) { return 0; };
+  constexpr double kHandoff = 5e-6;
+  const double hop = kAlpha + kAllgatherBlock * kBeta;
+  for (double cores : {0.0, 1.0, 2.0, 4.0, 8.0}) {
+    CostParameters p = kOneNode;
+    p.cores_per_node = cores;
+    p.handoff = kHandoff;
+    const double chain_turns = cores > 0 && cores < 4 ? 4 / cores : 0;  // ranks per processor, where they share
+    EXPECT_NEAR(predict(4, chain, p, kAllClose, one_node), 3 * hop + 3 * chain_turns * kHandoff, 1e-12) << cores;
+    EXPECT_NEAR(predict(4, chain, p, kAllClose), 3 * hop, 1e-12) << cores << ": without a node map";
+    p.handoff = 0;
+    EXPECT_NEAR(predict(4, chain, p, kAllClose, one_node), 3 * hop, 1e-12) << cores << ": without a handoff";
+    p.handoff = kHandoff;
+    const double copy = p.node_memory.time(kAllgatherBlock);
+    const double pair_turns = cores > 0 && cores < 2 ? 2 / cores : 0;
+    EXPECT_NEAR(predict(2, write_read, p, kAllClose, one_node), 2 * copy + pair_turns * kHandoff, 1e-12) << cores;
+  }
+}
+
 }  // namespace
 
 // The shared-memory bcast is one copy in and one copy out per reader, each half a message's beta: the readers take a

@@ -42,6 +42,7 @@ void expect_same(const CostParameters& a, const CostParameters& b) {
   EXPECT_NEAR(a.node_memory.beta, b.node_memory.beta, 1e-6 * a.node_memory.beta);
   EXPECT_EQ(a.cores_per_node, b.cores_per_node);
   EXPECT_EQ(a.nodes_per_host, b.nodes_per_host);
+  EXPECT_NEAR(a.handoff, b.handoff, 1e-6 * a.handoff);
 }
 
 // cores_per_node came later too: without it a file says 0 (one processor per rank, unless the launcher says).
@@ -78,6 +79,19 @@ TEST(CostParameters, NodeMemoryIsOptional) {
   EXPECT_NEAR(p.node_memory.beta, 0.5e-9, 1e-18);
 }
 
+// And handoff: without it a file takes the built-in figure, with it its own (microseconds per rank).
+TEST(CostParameters, HandoffIsOptional) {
+  const std::string rest = "same_cache 1 1\nsame_package 1 1\nsame_node 1 1\nother_node 1 1\ngamma 1\n";
+  CostParameters p;
+  ASSERT_TRUE(read_cost_parameters(write_file("no_handoff", rest), p).ok());
+  EXPECT_EQ(p.handoff, default_cost_parameters().handoff);
+  EXPECT_GT(p.handoff, 0);
+  ASSERT_TRUE(read_cost_parameters(write_file("handoff", rest + "handoff 2.5\n"), p).ok());
+  EXPECT_NEAR(p.handoff, 2.5e-6, 1e-15);
+  ASSERT_TRUE(read_cost_parameters(write_file("handoff_zero", "handoff 0\n" + rest), p).ok());
+  EXPECT_EQ(p.handoff, 0);
+}
+
 TEST(CostParameters, ReadsEveryEntryInItsUnits) {
   CostParameters p;
   const Status s = read_cost_parameters(write_file("valid", kValid), p);
@@ -108,6 +122,7 @@ TEST(CostParameters, RoundTrip) {
   p.node_memory = {4.5e-6, 0.05e-9};
   p.cores_per_node = 1.5;
   p.nodes_per_host = 3;
+  p.handoff = 6.25e-6;
   const std::string text = format_cost_parameters(p);
   CostParameters back;
   const Status s = read_cost_parameters(write_file("round_trip", text), back);
@@ -148,7 +163,7 @@ TEST(CostParameters, RefusesWhatItCannotUse) {
   const Bad cases[] = {
       {"unknown", "same_cache 1 1\nsame_pod 2 2\n" + rest, kErrArg,
        ":2: unknown entry \"same_pod\" (expected same_cache, same_package, same_node, same_switch, same_rack, "
-       "other_node, gamma, node_memory, cores_per_node or nodes_per_host)"},
+       "other_node, gamma, node_memory, cores_per_node, nodes_per_host or handoff)"},
       {"hosts_fraction", "same_cache 1 1\nnodes_per_host 1.5\n" + rest, kErrArg,
        ":2: \"1.5\" is not a whole number of nodes"},
       {"hosts_many", "same_cache 1 1\nnodes_per_host 1e12\n" + rest, kErrArg,
@@ -159,6 +174,9 @@ TEST(CostParameters, RefusesWhatItCannotUse) {
       {"cores_negative", "same_cache 1 1\ncores_per_node -2\n" + rest, kErrArg, ":2: \"-2\" is negative"},
       {"cores_few", "same_cache 1 1\ncores_per_node\n" + rest, kErrArg,
        ":2: cores_per_node needs 1 value(s) (processors), got 0"},
+      {"handoff_negative", "same_cache 1 1\nhandoff -7\n" + rest, kErrArg, ":2: \"-7\" is negative"},
+      {"handoff_two", "same_cache 1 1\nhandoff 7 us\n" + rest, kErrArg,
+       ":2: unexpected \"us\" after handoff's us_per_rank"},
       {"switch_few", "same_cache 1 1\nsame_switch 2\n" + rest, kErrArg,
        ":2: same_switch needs 2 or 4 value(s) (alpha_us beta_ns_per_byte [rendezvous_alpha_us "
        "rendezvous_beta_ns_per_byte]), got 1"},

@@ -3,6 +3,8 @@
 // from its peer with its tag, as MPI's non-overtaking rule requires. A publish is a block every one of its readers
 // takes once, as from the node segment: it waits while the writer's previous block in its area (by tag, as
 // NodeSegment::area) is not taken by all its readers, and a read takes only the block of its writer, tag and readers.
+// A larger block also waits for the one 4 tags away, whose area shares its payload in a rotating slot: the pool's
+// sharing (tags 16 apart in one run) is part of that, so an algorithm that finishes here finishes with either.
 #pragma once
 #include <deque>
 #include <span>
