@@ -92,11 +92,11 @@
 enum { MAX_CASES = 64, MAX_BATCHES = 1000, SYNC_BATCHES = 11, MAX_ALGORITHMS = 16 };
 
 static const double min_batch_seconds = 0.020;
-/* Calls made before any is timed. A library's first calls touch memory for the first time (Strata's node memory
- * has 16 rotating slots, taken in turn), and on a virtual machine whose host backs the guest's memory only when it
- * is first written, as this one, that costs 7-14 us per 4 KiB page: a 1 MiB reduce on 8 ranks takes 14 ms in each
- * of its first 16 calls, and 0.55 ms after. Without this, a case slow enough to end its doubling at N = 2 would be
- * timed on those first calls alone. */
+/* Calls made before any is timed. A library's first calls touch memory for the first time, and on this virtual
+ * machine each process's first access to a 4 KiB page costs about 6 us: a 1 MiB allreduce on 8 ranks through
+ * Strata's node memory takes 34 ms in its first call and 0.4-1.1 ms from the third on (until 2026-12-02, when each
+ * of 16 slots had payloads of its own, 4-50 ms in each of its first 64). Without this, a case slow enough to end its
+ * doubling at N = 2 would be timed on those first calls alone. */
 static const long warm_up_calls = 32;
 static const double max_warm_up_seconds = 1.0;
 /* Slow cases (MPICH with more ranks than cores) stop after these, once they have 3 batches. */
