@@ -42,8 +42,15 @@ class Simulation {
         if (vs[v].deps == 0) events_.push({0.0, r, static_cast<VertexId>(v)});
       }
     }
-    if (host_cores() > 0 && parameters_.handoff > 0)
-      for (int r = 0; r < ranks; ++r) ++ranks_on_host_[host_of(r)];
+    if (host_cores() > 0 && parameters_.handoff > 0) {  // each rank's wait for its turn, where ranks share
+      std::map<int, int> ranks_on_host;
+      for (int r = 0; r < ranks; ++r) ++ranks_on_host[host_of(r)];
+      handoff_.resize(static_cast<std::size_t>(ranks));
+      for (int r = 0; r < ranks; ++r) {
+        const double per_processor = ranks_on_host[host_of(r)] / host_cores();
+        handoff_[r] = per_processor > 1 ? parameters_.handoff * per_processor : 0;
+      }
+    }
   }
 
   Forecast run() {
@@ -245,12 +252,8 @@ class Simulation {
   }
   int host_of(int rank) const { return node_of_(rank) / std::max(parameters_.nodes_per_host, 1); }
 
-  // How long after its data is there `rank` acts on a transfer: handoff per rank on its processor, where they share.
-  double handoff(int rank) const {
-    if (ranks_on_host_.empty()) return 0;
-    const double per_processor = ranks_on_host_.at(host_of(rank)) / host_cores();
-    return per_processor > 1 ? parameters_.handoff * per_processor : 0;
-  }
+  // How long after its data is there `rank` acts on a transfer.
+  double handoff(int rank) const { return handoff_.empty() ? 0.0 : handoff_[rank]; }
 
   void finish(int rank, VertexId id, double time) {
     State& s = state_[rank];
@@ -271,7 +274,7 @@ class Simulation {
   const std::function<int(int)>& node_of_;
   std::map<int, Port> node_ports_;
   std::map<int, std::vector<double>> processors_;  // by host: when each of its processors is next free
-  std::map<int, int> ranks_on_host_;               // with a handoff only
+  std::vector<double> handoff_;  // per rank: CostParameters::handoff x its host's ranks per processor, or empty
   std::vector<Schedule> schedules_;
   std::vector<State> state_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
