@@ -22,7 +22,12 @@
 // there (a message's receiver, a read's reader; not the sender): it waits for its turn on the processor behind the
 // others, so each hop of an algorithm's longest path costs that much more. Without it 2 simulated nodes of 4 ranks
 // on one processor each were costed 25 us for a reduce_bcast allreduce of 8 B (6 hops) and 28.9 for the
-// hierarchical one (3), which take 205 and 113 (cost_parameters.cpp).
+// hierarchical one (3), which take 205 and 113 (cost_parameters.cpp). A rendezvous between nodes waits for one such
+// turn more before its data moves, the receiver's answer to its request: without it the model put the hierarchical
+// allreduce of 32-64 KiB (the whole vector between the nodes' leaders) before multi_leader and Rabenseifner (half
+// of it or less between nodes), which run 0.68-0.87x its time (8 ranks on 2 and 4 nodes). The sender's turn to send
+// on the clear-to-send would be a second; counted too, it put Rabenseifner first at 16 ranks on 2 nodes, 1.2-1.4x
+// slower than hierarchical there.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -43,8 +48,9 @@ struct Link {
 
   double time(std::size_t bytes) const {
     const auto m = static_cast<double>(bytes);
-    return eager_limit != 0 && bytes > eager_limit ? rendezvous_alpha + m * rendezvous_beta : alpha + m * beta;
+    return rendezvous(bytes) ? rendezvous_alpha + m * rendezvous_beta : alpha + m * beta;
   }
+  bool rendezvous(std::size_t bytes) const { return eager_limit != 0 && bytes > eager_limit; }
 };
 
 // The link classes the model tells apart, from the closest: two processes sharing a cache (L3 or below), the same

@@ -309,6 +309,40 @@ TEST(CostModel, ReceiversWaitTheirTurnWhereRanksShareAProcessor) {
   }
 }
 
+// Between nodes a rendezvous message waits a turn more before its data moves: the receiver's, to answer the
+// request. Two nodes of 2 ranks on one processor each (a turn: 2 x handoff), rank 0 sending to rank 2: an eager
+// message costs its line and the receiver's turn, a rendezvous one its line and two turns. The handshake of a
+// second message, posted with the first, runs while the first one's data moves, so two cost two lines and two
+// turns. Inside a node a rendezvous message pays only the receiver's turn after the data.
+TEST(CostModel, RendezvousBetweenNodesWaitsForTheReceiversTurn) {
+  constexpr std::size_t kLimit = 1024;
+  static char block[2 * kLimit];
+  const Data eager{Buf::user(block), kLimit, datatype::predefined(datatype::kByte)};
+  const Data large{Buf::user(block), 2 * kLimit, eager.type};
+  Link link{kAlpha, kBeta};
+  link.eager_limit = kLimit;
+  link.rendezvous_alpha = 7 * kAlpha;
+  link.rendezvous_beta = kBeta / 2;
+  CostParameters p = CostParameters::two_level(link, link, kGamma);
+  p.cores_per_node = 1;
+  p.handoff = 5e-6;
+  const double turn = 2 * p.handoff;
+  auto node_of = [](int rank) { return rank / 2; };
+  auto link_of = [&](int x, int y) { return node_of(x) == node_of(y) ? LinkClass::kSameNode : LinkClass::kOtherNode; };
+  auto messages = [&](const Data& data, int count, int to) {
+    return [&data, count, to](int rank, Schedule& s) {
+      for (int tag = 0; tag < count; ++tag) {
+        if (rank == 0) s.send(data, to, tag);
+        if (rank == to) s.recv(data, 0, tag);
+      }
+    };
+  };
+  EXPECT_NEAR(predict(4, messages(eager, 1, 2), p, link_of, node_of), link.time(kLimit) + turn, 1e-12);
+  EXPECT_NEAR(predict(4, messages(large, 1, 2), p, link_of, node_of), link.time(2 * kLimit) + 2 * turn, 1e-12);
+  EXPECT_NEAR(predict(4, messages(large, 2, 2), p, link_of, node_of), 2 * link.time(2 * kLimit) + 2 * turn, 1e-12);
+  EXPECT_NEAR(predict(4, messages(large, 1, 1), p, link_of, node_of), link.time(2 * kLimit) + turn, 1e-12);
+}
+
 }  // namespace
 
 // The shared-memory bcast is one copy in and one copy out per reader, each half a message's beta: the readers take a
