@@ -189,16 +189,15 @@ class Simulation {
     const Link& link = parameters_.link(link_class);
     const Vertex& v = schedules_[send.rank].vertices()[send.vertex];
     const std::size_t size = bytes(v.a);
-    double posted = std::max(send.time, recv.time);
-    // Between nodes a rendezvous waits for the receiver's turn to answer its request; meanwhile the ports may carry
-    // an earlier message's data.
-    if (between_nodes(link_class) && link.rendezvous(size)) posted += handoff(recv.rank);
-    double begin = std::max({posted, from.send_free, to.recv_free});
+    double begin = std::max({send.time, recv.time, from.send_free, to.recv_free});
     double *node_out = nullptr, *node_in = nullptr;
     if (node_of_ && between_nodes(link_class)) {
       node_out = &node_port(node_of_(send.rank)).send_free;
       node_in = &node_port(node_of_(recv.rank)).recv_free;
-      begin = std::max({begin, *node_out, *node_in});
+      // A rendezvous waits for the receiver's turn to answer its request; meanwhile the ports may carry an earlier
+      // message's data.
+      const double answered = link.rendezvous(size) ? std::max(send.time, recv.time) + handoff(recv.rank) : 0.0;
+      begin = std::max({begin, *node_out, *node_in, answered});
     }
     const double duration = link.time(size);
     from.sending += duration;

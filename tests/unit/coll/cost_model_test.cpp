@@ -329,7 +329,7 @@ TEST(CostModel, RendezvousBetweenNodesWaitsForTheReceiversTurn) {
   const double turn = 2 * p.handoff;
   auto node_of = [](int rank) { return rank / 2; };
   auto link_of = [&](int x, int y) { return node_of(x) == node_of(y) ? LinkClass::kSameNode : LinkClass::kOtherNode; };
-  auto messages = [&](const Data& data, int count, int to) {
+  auto messages = [](const Data& data, int count, int to) {
     return [&data, count, to](int rank, Schedule& s) {
       for (int tag = 0; tag < count; ++tag) {
         if (rank == 0) s.send(data, to, tag);
