@@ -159,6 +159,13 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              One call's latency, 10-17 us less, outweighs 1-2 us more per call in a stream. At 4 ranks they tie at
 //              8 B (linear 0.28 / 8.5 back to back / aligned, shared_memory 0.37 / 7.6); at 8-64 KiB shared_memory
 //              wins back to back (2.0-16.5 against 8.4-75) but loses aligned (28-88 against 23-61): linear stays.
+// 2026-12-02, reduce_scatter_block and allgatherv through the node's memory (shared_memory; MPI_DOUBLE, MPI_SUM,
+//              /tmp program, best of 3 rounds of 50-500 calls, us; ring / pairwise / shared_memory): 3 ranks 8 B 9.1 /
+//              7.5 / 7.0, 8 KiB 13.2 / 12.0 / 10.7, 256 KiB 160 / 143 / 106; 8 ranks 8 B 137 / 49 / 42, 1 KiB 140 /
+//              52 / 54, 64 KiB 467 / 296 / 237, 256 KiB 1907 / 2067 / 1238. Allgatherv (ring / linear /
+//              shared_memory): 3 ranks 8 B 10.0 / 8.3 / 7.9, 64 KiB 39 / 30 / 25; 8 ranks 8 B 144 / 60 / 44, 1 KiB
+//              144 / 55 / 47, 64 KiB 397 / 251 / 135. Both take the node's memory from 3 ranks wherever it applies
+//              (allgatherv: every block fits an area): the node steps of the multi-leader allreduce among them.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -171,8 +178,8 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 // reads each), so they are chosen only up to the 8 ranks measured, and logarithmic or bandwidth-optimal algorithms
 // (by their costs in algorithms/*.cpp) serve larger communicators.
 // Thresholds between two measured sizes sit at their geometric middle (8 KiB between 1 and 64 KiB, 256 KiB between
-// 64 KiB and 1 MiB). The v and w variants (but alltoallv, above) and reduce_scatter are not benchmarked: their rules
-// follow the costs. Run-to-run noise on this shared machine is 10 - 30%: near-ties are settled for the
+// 64 KiB and 1 MiB). The v and w variants (but alltoallv and allgatherv, above) and reduce_scatter (but
+// through the node's memory, above) are not benchmarked otherwise: their rules follow the costs. Run-to-run noise on this shared machine is 10 - 30%: near-ties are settled for the
 // simpler algorithm.
 struct Rule {
   Operation op;
@@ -250,6 +257,7 @@ constexpr Rule kRules[] = {
     {Operation::kAllgather, 131072, 1, kMany, "ring"},
     {Operation::kAllgather, kAny, 3, 8, "linear"},
     {Operation::kAllgather, kAny, 1, kMany, "ring"},
+    {Operation::kAllgatherv, kAny, 3, kMany, "shared_memory"},
     {Operation::kAllgatherv, kAny, 1, kMany, "ring"},
     {Operation::kAlltoall, 512, 4, 8, "shared_memory"},
     {Operation::kAlltoall, 65536, 1, 8, "linear"},
@@ -277,8 +285,10 @@ constexpr Rule kRules[] = {
     {Operation::kAllreduce, 262144, 9, kMany, "rabenseifner"},
     {Operation::kAllreduce, kAny, 1, kMany, "segmented_ring"},
     {Operation::kAllreduce, kAny, 1, kMany, "rabenseifner"},
+    {Operation::kReduceScatter, kAny, 3, kMany, "shared_memory"},
     {Operation::kReduceScatter, kAny, 1, kMany, "ring"},
     {Operation::kReduceScatter, kAny, 1, kMany, "pairwise"},
+    {Operation::kReduceScatterBlock, kAny, 3, kMany, "shared_memory"},
     {Operation::kReduceScatterBlock, kAny, 1, kMany, "ring"},
     {Operation::kReduceScatterBlock, kAny, 1, kMany, "pairwise"},
     {Operation::kScan, kAny, 1, 4, "linear"},

@@ -122,16 +122,18 @@ void gather_ring(const Args& a, const Gathered& g, Schedule& s) {
 }
 
 // Through the node's shared memory: each rank leaves its block once for all, and reads every other block straight
-// into place. One round of writes and one of reads, where linear posts p-1 messages each way.
-void build_allgather_shared_memory(const Args& a, Schedule& s) {
-  const Gathered g = allgather_blocks(a);
-  if (g.mine.count == 0 || g.mine.type->size == 0) return;
+// into place. One round of writes and one of reads, where linear posts p-1 messages each way. Empty blocks (the v
+// variant's zero counts) are neither written nor read.
+void gather_shared_memory(const Args& a, const Gathered& g, Schedule& s) {
+  if (a.recvtype->size == 0) return;
   place_own_block(a, g, s);
-  s.publish(g.mine, all_ranks_but(a.rank, a.size), 0);
+  if (g.block[a.rank].count != 0) s.publish(g.mine, all_ranks_but(a.rank, a.size), 0);
   for (int j = 0; j < a.size; ++j)
-    if (j != a.rank) s.read(g.block[j], j, all_ranks_but(j, a.size), 0);
+    if (j != a.rank && g.block[j].count != 0) s.read(g.block[j], j, all_ranks_but(j, a.size), 0);
 }
 
+void build_allgather_shared_memory(const Args& a, Schedule& s) { gather_shared_memory(a, allgather_blocks(a), s); }
+void build_allgatherv_shared_memory(const Args& a, Schedule& s) { gather_shared_memory(a, allgatherv_blocks(a), s); }
 void build_allgather_linear(const Args& a, Schedule& s) { gather_linear(a, allgather_blocks(a), s); }
 void build_allgather_ring(const Args& a, Schedule& s) { gather_ring(a, allgather_blocks(a), s); }
 void build_allgatherv_linear(const Args& a, Schedule& s) { gather_linear(a, allgatherv_blocks(a), s); }
@@ -351,6 +353,12 @@ bool node_memory_fits(const Args& a, std::size_t blocks) {
          blocks * datatype::wire_bytes(*a.recvtype, a.recvcount) <= NodeSegment::kBlockBytes;
 }
 bool allgather_node_memory_fits(const Args& a) { return node_memory_fits(a, 1); }
+bool allgatherv_node_memory_fits(const Args& a) {
+  return shares_node_memory(a) && a.recvtype &&
+         std::all_of(a.recvcounts.begin(), a.recvcounts.end(), [&](int n) {
+           return datatype::wire_bytes(*a.recvtype, static_cast<std::size_t>(n)) <= NodeSegment::kBlockBytes;
+         });
+}
 bool alltoall_node_memory_fits(const Args& a) { return node_memory_fits(a, static_cast<std::size_t>(a.size)); }
 
 }  // namespace
@@ -364,6 +372,7 @@ std::span<const Algorithm> exchange_algorithms() {
       {Operation::kAllgather, "shared_memory", build_allgather_shared_memory, allgather_node_memory_fits},
       {Operation::kAllgatherv, "linear", build_allgatherv_linear, nullptr},
       {Operation::kAllgatherv, "ring", build_allgatherv_ring, nullptr},
+      {Operation::kAllgatherv, "shared_memory", build_allgatherv_shared_memory, allgatherv_node_memory_fits},
       {Operation::kAlltoall, "linear", build_alltoall_linear, nullptr},
       {Operation::kAlltoall, "pairwise", build_alltoall_pairwise, nullptr},
       {Operation::kAlltoall, "bruck", build_alltoall_bruck, nullptr},

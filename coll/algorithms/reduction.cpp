@@ -697,66 +697,82 @@ void allreduce_shared_memory(const Args& a, Schedule& s) {
   node_memory_reduce(Ctx(a, s), {NodeFold::kAllreduce, -1, a.size});
 }
 
-// How many area-sized pieces the largest of the p slices of the vector takes.
-std::size_t slice_pieces(const Args& a, const datatype::Datatype& type) {
-  const std::size_t chunk = node_chunk(a, type);
-  return (Blocks::even(a.recvcount, a.size).largest() + chunk - 1) / chunk;
+// The node-memory slices (Rabenseifner's structure on one node): slices of the vector laid out by `b`, each cut in
+// area-sized pieces, each piece with a tag of its own.
+struct Slices {
+  Blocks b;
+  std::size_t chunk, pieces;  // elements per piece; pieces of the largest slice
+
+  Slices(const Args& a, const datatype::Datatype& type, Blocks blocks)
+      : b(std::move(blocks)), chunk(node_chunk(a, type)), pieces((b.largest() + chunk - 1) / chunk) {}
+  int tag(int slice, std::size_t piece) const { return static_cast<int>(slice * pieces + piece); }
+  Data piece(const Data& slice, std::size_t k) const {
+    return elements(slice, k * chunk, std::min(chunk, slice.count - k * chunk));
+  }
+  std::size_t pieces_of(const Data& slice) const { return (slice.count + chunk - 1) / chunk; }
+};
+
+struct SlicesFolded {
+  std::vector<VertexId> pieces;  // each piece of the result reduced
+  VertexId published;            // this writer's last publish: its publishes go out in order
+};
+
+// The reduce-scatter half: rank i leaves slice i of its input for rank i alone; rank r folds slice r of every input
+// into `into` (fold_in_order), reducing straight from the writers' areas. Every rank reduces (p-1) n/p elements.
+// Deadlock-free with a writer's few areas: each writer publishes in one order (slices ascending, pieces ascending)
+// and each reader takes its pieces in ascending order, so a block waits only for blocks of lower slices or of its
+// own reader's earlier pieces, and the reader of slice 0 never waits for another reader.
+SlicesFolded fold_slices(const Ctx& c, const Slices& sl, const Data& in, const Data& into) {
+  const int r = c.rank(), p = c.size();
+  const Data mine = sl.b.of(in, r);
+  // In place, this rank's slice of the result may overwrite its input, which the fold still reads: keep it aside.
+  const Data own = same(mine, into) && p > 1 ? c.temp(mine.count) : mine;
+  const VertexId kept = c.init(mine, own);
+  SlicesFolded out{{}, kNoVertex};
+  for (int i = 0; i < p; ++i) {
+    if (i == r) continue;
+    const Data theirs = sl.b.of(in, i);
+    for (std::size_t k = 0; k < sl.pieces_of(theirs); ++k)
+      out.published = c.publish(sl.piece(theirs, k), {i}, sl.tag(i, k), {out.published});
+  }
+  std::vector<Data> temps;
+  for (int level = 0; level < fold_levels(p); ++level) temps.push_back(c.temp(std::min(sl.chunk, into.count)));
+  std::vector<VertexId> temp_free(temps.size(), kNoVertex);
+  for (std::size_t k = 0; k < sl.pieces_of(into); ++k) {
+    const Data to = sl.piece(into, k), from_own = sl.piece(own, k);
+    const auto put = [&](int q, const Data& dest, VertexId after) {
+      return q == r ? c.copy(from_own, dest, {kept, after}) : c.read(dest, q, {r}, sl.tag(r, k), {kept, after});
+    };
+    const auto add_below = [&](int q, const Data& dest, VertexId after) {
+      return q == r ? c.reduce(from_own, dest, {after, kept}) : c.read_reduce(dest, q, {r}, sl.tag(r, k), {after});
+    };
+    out.pieces.push_back(fold_in_order(c, p, to, temps, temp_free, put, add_below));
+  }
+  return out;
 }
 
-// Through the node's shared memory by slices, for long vectors (Rabenseifner's structure on one node): rank i leaves
-// slice i of its input for rank i alone; rank i folds slice i (fold_in_order), reducing straight from the writers'
-// areas; then each leaves its reduced slice for all, and reads the others'. Every rank reduces (p-1) n/p elements
-// where shared_memory has each reduce (p-1) n.
-// Deadlock-free with a writer's few areas: each writer publishes in one order (slices ascending, pieces ascending,
-// then its result) and each reader takes its pieces in ascending order, so a block waits only for blocks of lower
-// slices or of its own reader's earlier pieces, and the reader of slice 0 never waits for another reader.
+// Through the node's shared memory by slices, for long vectors: the reduce-scatter half (fold_slices), then each
+// rank leaves its reduced slice for all and reads the others'. Every rank reduces (p-1) n/p elements where
+// shared_memory has each reduce (p-1) n.
 void allreduce_shared_memory_slices(const Args& a, Schedule& s) {
   const Ctx c(a, s);
   const std::size_t n = a.recvcount;
   const int r = c.rank(), p = c.size();
   if (n == 0) return;
-  const Blocks b = Blocks::even(n, p);
-  const std::size_t chunk = node_chunk(a, *c.type), pieces = slice_pieces(a, *c.type);
-  const auto tag = [&](int slice, std::size_t piece) { return static_cast<int>(slice * pieces + piece); };
-  const auto piece_of = [&](const Data& slice, std::size_t k) {
-    return elements(slice, k * chunk, std::min(chunk, slice.count - k * chunk));
-  };
-  const Data in = c.input(n), out = c.output(n);
-  const Data mine = b.of(in, r), result = b.of(out, r);
-  // In place, this rank's slice of the result overwrites its input, which the fold still reads: keep it aside.
-  const Data own = a.in_place && p > 1 ? c.temp(mine.count) : mine;
-  const VertexId kept = c.init(mine, own);
-
-  VertexId published = kNoVertex;  // this writer's last publish: its publishes go out in order
-  for (int i = 0; i < p; ++i) {
-    if (i == r) continue;
-    const Data theirs = b.of(in, i);
-    for (std::size_t k = 0; k * chunk < theirs.count; ++k)
-      published = c.publish(piece_of(theirs, k), {i}, tag(i, k), {published});
-  }
-  std::vector<Data> temps;
-  for (int level = 0; level < fold_levels(p); ++level) temps.push_back(c.temp(std::min(chunk, result.count)));
-  std::vector<VertexId> temp_free(temps.size(), kNoVertex), reduced;
-  for (std::size_t k = 0; k * chunk < result.count; ++k) {
-    const Data into = piece_of(result, k), from_own = piece_of(own, k);
-    const auto put = [&](int q, const Data& to, VertexId after) {
-      return q == r ? c.copy(from_own, to, {kept, after}) : c.read(to, q, {r}, tag(r, k), {kept, after});
-    };
-    const auto add_below = [&](int q, const Data& to, VertexId after) {
-      return q == r ? c.reduce(from_own, to, {after, kept}) : c.read_reduce(to, q, {r}, tag(r, k), {after});
-    };
-    reduced.push_back(fold_in_order(c, p, into, temps, temp_free, put, add_below));
-  }
+  const Slices sl(a, *c.type, Blocks::even(n, p));
+  const Data out = c.output(n), result = sl.b.of(out, r);
+  const SlicesFolded folded = fold_slices(c, sl, c.input(n), result);
   // The reduced slices: out's other slices are written only once this rank's inputs there have gone out (in place).
-  const VertexId inputs_out = published;
+  const VertexId inputs_out = folded.published;
+  VertexId published = folded.published;
   const std::vector<int> everyone_else = all_ranks_but(r, p);
-  for (std::size_t k = 0; p > 1 && k * chunk < result.count; ++k)
-    published = c.publish(piece_of(result, k), everyone_else, tag(p, k), {published, reduced[k]});
+  for (std::size_t k = 0; p > 1 && k < sl.pieces_of(result); ++k)
+    published = c.publish(sl.piece(result, k), everyone_else, sl.tag(p, k), {published, folded.pieces[k]});
   for (int q = 0; q < p; ++q) {
     if (q == r) continue;
-    const Data theirs = b.of(out, q);
-    for (std::size_t k = 0; k * chunk < theirs.count; ++k)
-      c.read(piece_of(theirs, k), q, all_ranks_but(q, p), tag(p, k), {inputs_out});
+    const Data theirs = sl.b.of(out, q);
+    for (std::size_t k = 0; k < sl.pieces_of(theirs); ++k)
+      c.read(sl.piece(theirs, k), q, all_ranks_but(q, p), sl.tag(p, k), {inputs_out});
   }
 }
 
@@ -798,6 +814,21 @@ void reduce_scatter_pairwise(const Args& a, Schedule& s) {
     acc = free[k % 2] = c.reduce(theirs[k % 2], place.build, {got, acc});
   }
   place.finish(c, {acc, c.join(reads)});
+}
+
+// Through the node's shared memory: fold_slices with the call's blocks as the slices, any operator. The result is
+// written only once this rank's inputs have gone out (in place they may sit where it goes).
+template <Blocks (*kLayout)(const Args&)>
+void reduce_scatter_shared_memory(const Args& a, Schedule& s) {
+  const Ctx c(a, s);
+  const Slices sl(a, *c.type, kLayout(a));
+  if (sl.b.total() == 0) return;
+  const Data in = c.input(sl.b.total());
+  const Placement place = place_result(c, sl.b, in);
+  const SlicesFolded folded = fold_slices(c, sl, in, place.build);
+  std::vector<VertexId> done = folded.pieces;
+  done.push_back(folded.published);
+  place.finish(c, {c.join(done)});
 }
 
 // Any operator: the whole vector reduced to rank 0 along the rank-ordered binomial tree, then each rank's block
@@ -922,7 +953,18 @@ bool node_memory_fits(const Args& a) {
 bool node_memory_slices_fit(const Args& a) {
   const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
   if (!node_memory_fits(a) || !datatype::contiguous(*type, a.recvcount)) return false;
-  return (static_cast<std::size_t>(a.size) + 1) * slice_pieces(a, *type) <= static_cast<std::size_t>(tag_limit(a));
+  const Slices sl(a, *type, Blocks::even(a.recvcount, a.size));
+  return (static_cast<std::size_t>(a.size) + 1) * sl.pieces <= static_cast<std::size_t>(tag_limit(a));
+}
+
+// The same for a reduce-scatter's blocks: each slice's pieces, no results'.
+template <Blocks (*kLayout)(const Args&)>
+bool reduce_scatter_node_memory_fits(const Args& a) {
+  const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
+  if (!shares_node_memory(a) || !type || type->size > NodeSegment::kBlockBytes) return false;
+  const Slices sl(a, *type, kLayout(a));
+  return datatype::contiguous(*type, sl.b.total()) &&
+         static_cast<std::size_t>(a.size) * sl.pieces <= static_cast<std::size_t>(tag_limit(a));
 }
 
 constexpr Algorithm kAlgorithms[] = {
@@ -941,9 +983,13 @@ constexpr Algorithm kAlgorithms[] = {
     {Operation::kReduceScatterBlock, "ring", reduce_scatter_ring<block_layout>, commutative},
     {Operation::kReduceScatterBlock, "pairwise", reduce_scatter_pairwise<block_layout>, commutative},
     {Operation::kReduceScatterBlock, "reduce_scatterv", reduce_scatter_reduce_scatterv<block_layout>, nullptr},
+    {Operation::kReduceScatterBlock, "shared_memory", reduce_scatter_shared_memory<block_layout>,
+     reduce_scatter_node_memory_fits<block_layout>},
     {Operation::kReduceScatter, "ring", reduce_scatter_ring<v_layout>, commutative},
     {Operation::kReduceScatter, "pairwise", reduce_scatter_pairwise<v_layout>, commutative},
     {Operation::kReduceScatter, "reduce_scatterv", reduce_scatter_reduce_scatterv<v_layout>, nullptr},
+    {Operation::kReduceScatter, "shared_memory", reduce_scatter_shared_memory<v_layout>,
+     reduce_scatter_node_memory_fits<v_layout>},
     {Operation::kScan, "linear", scan_linear, nullptr},
     {Operation::kScan, "recursive_doubling", scan_recursive_doubling, nullptr},
     {Operation::kScan, "shared_memory", scan_shared_memory, node_memory_fits},

@@ -587,6 +587,7 @@ TEST(ExchangeAllgather, TopologyAware) {
 }
 TEST(ExchangeAllgatherv, Linear) { sweep(Operation::kAllgatherv, "linear"); }
 TEST(ExchangeAllgatherv, Ring) { sweep(Operation::kAllgatherv, "ring"); }
+TEST(ExchangeAllgatherv, SharedMemory) { sweep(Operation::kAllgatherv, "shared_memory"); }
 TEST(ExchangeAlltoall, Linear) { sweep(Operation::kAlltoall, "linear"); }
 TEST(ExchangeAlltoall, Pairwise) { sweep(Operation::kAlltoall, "pairwise"); }
 TEST(ExchangeAlltoall, Bruck) { sweep(Operation::kAlltoall, "bruck"); }
@@ -689,7 +690,7 @@ TEST(ExchangeRegistry, ListsTheFamily) {
     names.push_back(std::string(operation_name(a.operation)) + ":" + a.name);
   EXPECT_EQ(names, (std::vector<std::string>{
                        "allgather:linear", "allgather:ring", "allgather:recursive_doubling", "allgather:bruck",
-                       "allgather:shared_memory", "allgatherv:linear", "allgatherv:ring", "alltoall:linear",
+                       "allgather:shared_memory", "allgatherv:linear", "allgatherv:ring", "allgatherv:shared_memory", "alltoall:linear",
                        "alltoall:pairwise", "alltoall:bruck", "alltoall:shared_memory", "alltoallv:linear", "alltoallv:pairwise", "alltoallw:linear",
                        "alltoallw:pairwise"}));
   // recursive_doubling claims exactly the powers of two.

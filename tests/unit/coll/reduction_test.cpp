@@ -424,14 +424,19 @@ std::string check(const Trial& trial) {
     return "strict network: " + strict;
   // Few tags, whatever p and count: each run takes a block of them (the segmented ring: a ring's per chunk in flight).
   // The topology-aware ones: a half of the block for the way down.
-  // The shared-memory slices: a tag per slice and piece, and the results'. The pipeline: a tag per segment of 16 bytes.
+  // The shared-memory slices: a tag per slice and piece, and the results' (a reduce-scatter's: none; its blocks have
+  // fewer than count + 3 elements). The pipeline: a tag per segment of 16 bytes.
   const std::string name = trial.algo.name;
   const std::size_t chunk = NodeSegment::kBlockBytes / trial.k.type->size;
+  const bool scatters = trial.algo.operation == Operation::kReduceScatter ||
+                        trial.algo.operation == Operation::kReduceScatterBlock;
   const auto slice_tags = static_cast<int>((trial.p + 1) * ((trial.count / trial.p + 1 + chunk - 1) / chunk));
+  const auto scattered_slice_tags = static_cast<int>(trial.p * ((trial.count + 3 + chunk - 1) / chunk));
   const std::size_t per_segment = std::max<std::size_t>(1, 16 / trial.k.type->size);
   const auto segment_tags = static_cast<int>(std::max<std::size_t>(1, (trial.count + per_segment - 1) / per_segment));
   if (most_tags > (name == "segmented_ring"         ? 32
                    : name == "shared_memory_slices" ? slice_tags
+                   : name == "shared_memory" && scatters ? scattered_slice_tags
                    : name == "pipeline"             ? segment_tags
                    : trial.algo.topology_aware      ? kTagsPerCollective
                                                     : 8))
@@ -647,8 +652,8 @@ TEST(ReductionRegistry, NamesPerOperation) {
   EXPECT_EQ(algorithm_names(Operation::kAllreduce),
             "reduce_bcast, recursive_doubling, ring, rabenseifner, segmented_ring, shared_memory, "
             "shared_memory_slices, hierarchical, multi_leader, grouped");
-  EXPECT_EQ(algorithm_names(Operation::kReduceScatter), "ring, pairwise, reduce_scatterv");
-  EXPECT_EQ(algorithm_names(Operation::kReduceScatterBlock), "ring, pairwise, reduce_scatterv");
+  EXPECT_EQ(algorithm_names(Operation::kReduceScatter), "ring, pairwise, reduce_scatterv, shared_memory");
+  EXPECT_EQ(algorithm_names(Operation::kReduceScatterBlock), "ring, pairwise, reduce_scatterv, shared_memory");
   EXPECT_EQ(algorithm_names(Operation::kScan), "linear, recursive_doubling, shared_memory");
   EXPECT_EQ(algorithm_names(Operation::kExscan), "linear, recursive_doubling, shared_memory");
 }
