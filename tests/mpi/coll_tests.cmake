@@ -181,17 +181,19 @@ foreach(program coll_all coll_persistent)
 endforeach()
 strata_coll_forced_test(coll_all 8 grouped BCAST=grouped REDUCE=grouped ALLREDUCE=grouped)
 
-# ---- Node shared memory (coll/node_segment.hpp): the shared-memory algorithms of eight operations forced, blocking,
+# ---- Node shared memory (coll/node_segment.hpp): the shared-memory algorithms of eleven operations forced, blocking,
 # nonblocking (several runs in the rotating slots at once) and persistent (slots of their own, then messages past
 # them); the levels of the hierarchical runs above choose them inside their nodes.
 foreach(program coll_all coll_nonblocking coll_persistent)
   strata_coll_forced_test(${program} 5 shared_memory BCAST=shared_memory REDUCE=shared_memory ALLREDUCE=shared_memory
                             ALLGATHER=shared_memory ALLTOALL=shared_memory BARRIER=shared_memory SCAN=shared_memory
-                            EXSCAN=shared_memory)
+                            EXSCAN=shared_memory ALLGATHERV=shared_memory REDUCE_SCATTER=shared_memory
+                            REDUCE_SCATTER_BLOCK=shared_memory)
 endforeach()
 strata_coll_forced_test(coll_all 8 shared_memory BCAST=shared_memory REDUCE=shared_memory ALLREDUCE=shared_memory
                           ALLGATHER=shared_memory ALLTOALL=shared_memory BARRIER=shared_memory SCAN=shared_memory
-                          EXSCAN=shared_memory)
+                          EXSCAN=shared_memory ALLGATHERV=shared_memory REDUCE_SCATTER=shared_memory
+                          REDUCE_SCATTER_BLOCK=shared_memory)
 # The allreduce by slices: each rank reduces its own slice from the others' areas.
 foreach(program coll_all coll_nonblocking coll_persistent)
   strata_coll_forced_test(${program} 5 shared_memory_slices ALLREDUCE=shared_memory_slices)

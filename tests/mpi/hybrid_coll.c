@@ -94,11 +94,12 @@ static void check_bcast(MPI_Comm comm, MPIX_Hybrid h, MPI_Comm node) {
   CHECK_MPI(MPI_Win_free(&win));
 }
 
-/* (a, b) . (c, d) = (a c, a d + b): affine maps composed, not commutative. */
+/* (a, b) . (c, d) = (a c, a d + b): affine maps composed, not commutative. Each element is a pair of doubles (a
+ * contiguous type): MPI may hand an operator any run of whole elements, such as one process's slice of the vector. */
 static void compose(void *in, void *inout, int *len, MPI_Datatype *type) {
   (void)type;
   double *x = in, *y = inout;
-  for (int i = 0; i < *len; i += 2) {
+  for (int i = 0; i < 2 * *len; i += 2) {
     const double a = x[i], b = x[i + 1], c = y[i], d = y[i + 1];
     y[i] = a * c;
     y[i + 1] = a * d + b;
@@ -120,15 +121,18 @@ static void check_allreduce(MPI_Comm comm, MPIX_Hybrid h, MPI_Comm node, int nod
     CHECK_MPI(MPI_Barrier(node));
   }
   MPI_Op affine;
+  MPI_Datatype pair;
   CHECK_MPI(MPI_Op_create(compose, 0, &affine));
+  CHECK_MPI(MPI_Type_contiguous(2, MPI_DOUBLE, &pair));
+  CHECK_MPI(MPI_Type_commit(&pair));
   for (int i = 0; i < count; i += 2) {
     mine[i] = (rank + i) % 3 == 0 ? -1 : 2;
     mine[i + 1] = rank - i % 5;
   }
-  const int err = MPIX_Hybrid_allreduce(mine, shared, count, MPI_DOUBLE, affine, h);
+  const int err = MPIX_Hybrid_allreduce(mine, shared, count / 2, pair, affine, h);
   if (nodes_in_order) {
     CHECK(err == MPI_SUCCESS);
-    CHECK_MPI(MPI_Allreduce(mine, expect, count, MPI_DOUBLE, affine, comm));
+    CHECK_MPI(MPI_Allreduce(mine, expect, count / 2, pair, affine, comm));
     for (int i = 0; i < count; ++i) CHECK(shared[i] == expect[i]);
   } else {
     int cls;
@@ -137,6 +141,7 @@ static void check_allreduce(MPI_Comm comm, MPIX_Hybrid h, MPI_Comm node, int nod
   }
   CHECK_MPI(MPI_Barrier(node));
   MPI_Op_free(&affine);
+  CHECK_MPI(MPI_Type_free(&pair));
   CHECK_MPI(MPI_Win_free(&win));
   free(mine);
   free(expect);
