@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <initializer_list>
+#include <limits>
 #include <vector>
 
 #include "coll/algorithms.hpp"
@@ -121,15 +122,32 @@ void gather_ring(const Args& a, const Gathered& g, Schedule& s) {
   }
 }
 
-// Through the node's shared memory: each rank leaves its block once for all, and reads every other block straight
-// into place. One round of writes and one of reads, where linear posts p-1 messages each way. Empty blocks (the v
-// variant's zero counts) are neither written nor read.
+// Elements of a block per piece through the node's memory: as many as fill an area, where both sides cut a block at
+// the same bytes (one packed element size; in place there is one side), else 0 (then only blocks that fit an area).
+std::size_t gather_piece_elements(const Args& a) {
+  const std::size_t element = datatype::wire_bytes(*a.recvtype, 1);
+  if (element == 0 || element > NodeSegment::kBlockBytes) return 0;
+  if (!a.in_place && (!a.sendtype || datatype::wire_bytes(*a.sendtype, 1) != element)) return 0;
+  return NodeSegment::kBlockBytes / element;
+}
+
+// Through the node's shared memory: each rank leaves its block once for all, in area-sized pieces, and reads every
+// other block straight into place. One round of writes and one of reads, where linear posts p-1 messages each way.
+// Empty blocks (the v variant's zero counts) are neither written nor read.
 void gather_shared_memory(const Args& a, const Gathered& g, Schedule& s) {
   if (a.recvtype->size == 0) return;
   place_own_block(a, g, s);
-  if (g.block[a.rank].count != 0) s.publish(g.mine, all_ranks_but(a.rank, a.size), 0);
+  const std::size_t cut = gather_piece_elements(a);
+  const std::size_t chunk = cut != 0 ? cut : std::numeric_limits<std::size_t>::max();  // else whole blocks
+  const auto piece = [&](const Data& d, std::size_t k) {
+    return elements(d, k * chunk, std::min(chunk, d.count - k * chunk));
+  };
+  VertexId published = kNoVertex;  // in order: a writer's pieces take its areas in turn
+  for (std::size_t k = 0; k * chunk < g.block[a.rank].count; ++k)
+    published = s.publish(piece(g.mine, k), all_ranks_but(a.rank, a.size), static_cast<int>(k), {published});
   for (int j = 0; j < a.size; ++j)
-    if (j != a.rank && g.block[j].count != 0) s.read(g.block[j], j, all_ranks_but(j, a.size), 0);
+    for (std::size_t k = 0; j != a.rank && k * chunk < g.block[j].count; ++k)
+      s.read(piece(g.block[j], k), j, all_ranks_but(j, a.size), static_cast<int>(k));
 }
 
 void build_allgather_shared_memory(const Args& a, Schedule& s) { gather_shared_memory(a, allgather_blocks(a), s); }
@@ -352,12 +370,17 @@ bool node_memory_fits(const Args& a, std::size_t blocks) {
   return shares_node_memory(a) && a.recvtype &&
          blocks * datatype::wire_bytes(*a.recvtype, a.recvcount) <= NodeSegment::kBlockBytes;
 }
-bool allgather_node_memory_fits(const Args& a) { return node_memory_fits(a, 1); }
+// Each block fits an area, or goes in pieces that each have a tag.
+bool gathered_blocks_fit(const Args& a, std::size_t largest) {
+  if (!shares_node_memory(a) || !a.recvtype) return false;
+  if (datatype::wire_bytes(*a.recvtype, largest) <= NodeSegment::kBlockBytes) return true;
+  const std::size_t chunk = gather_piece_elements(a);
+  return chunk != 0 && (largest + chunk - 1) / chunk <= static_cast<std::size_t>(tag_limit(a));
+}
+bool allgather_node_memory_fits(const Args& a) { return gathered_blocks_fit(a, a.recvcount); }
 bool allgatherv_node_memory_fits(const Args& a) {
-  return shares_node_memory(a) && a.recvtype &&
-         std::all_of(a.recvcounts.begin(), a.recvcounts.end(), [&](int n) {
-           return datatype::wire_bytes(*a.recvtype, static_cast<std::size_t>(n)) <= NodeSegment::kBlockBytes;
-         });
+  const auto largest = std::max_element(a.recvcounts.begin(), a.recvcounts.end());
+  return gathered_blocks_fit(a, largest == a.recvcounts.end() ? 0 : static_cast<std::size_t>(*largest));
 }
 bool alltoall_node_memory_fits(const Args& a) { return node_memory_fits(a, static_cast<std::size_t>(a.size)); }
 

@@ -21,6 +21,7 @@
 
 #include "coll/algorithms.hpp"
 #include "coll/execution.hpp"
+#include "coll/node_segment.hpp"
 #include "coll/schedule.hpp"
 #include "datatype/construct.hpp"
 #include "datatype/pack.hpp"
@@ -584,6 +585,27 @@ TEST(ExchangeAllgather, TopologyAware) {
   for (const Algorithm* alg : algorithms_for(Operation::kAllgather))
     if (alg->topology_aware) sweep_layouts(*alg), ++swept;
   EXPECT_GT(swept, 0);
+}
+// Blocks larger than an area go in pieces, a tag each, where both sides cut them at the same bytes (one packed
+// element size, or in place); otherwise the node's memory does not apply.
+TEST(ExchangeAllgather, SharedMemoryInPieces) {
+  const std::size_t count = 2 * NodeSegment::kBlockBytes / sizeof(int) + 5;  // 3 pieces of ints, 2 of doubles
+  for (Operation op : {Operation::kAllgather, Operation::kAllgatherv})
+    for (int p : {1, 2, 3, 5})
+      for (const TypePair& types : type_pairs())
+        for (bool in_place : {false, true}) {
+          if (in_place && types.send != types.recv) continue;
+          const Algorithm& alg = algorithm(op, "shared_memory");
+          Scenario sc = make_scenario(op, p, count, types, in_place);
+          Args probe = sc.args(0);
+          probe.node_memory = probe.shared_memory = true;
+          const bool cut_alike = in_place || datatype::wire_bytes(*types.send->type, 1) ==
+                                                 datatype::wire_bytes(*types.recv->type, 1);
+          const std::string what = std::string(operation_name(op)) + ", p " + std::to_string(p) + ", " + types.name() +
+                                   (in_place ? ", in place" : "");
+          EXPECT_EQ(alg.applies(probe), cut_alike) << what;
+          if (cut_alike) EXPECT_EQ(run_and_compare(alg, sc), "") << what;
+        }
 }
 TEST(ExchangeAllgatherv, Linear) { sweep(Operation::kAllgatherv, "linear"); }
 TEST(ExchangeAllgatherv, Ring) { sweep(Operation::kAllgatherv, "ring"); }
