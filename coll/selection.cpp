@@ -165,7 +165,8 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              52 / 54, 64 KiB 467 / 296 / 237, 256 KiB 1907 / 2067 / 1238. Allgatherv (ring / linear /
 //              shared_memory): 3 ranks 8 B 10.0 / 8.3 / 7.9, 64 KiB 39 / 30 / 25; 8 ranks 8 B 144 / 60 / 44, 1 KiB
 //              144 / 55 / 47, 64 KiB 397 / 251 / 135. Both take the node's memory from 3 ranks wherever it applies
-//              (allgatherv: every block fits an area): the node steps of the multi-leader allreduce among them.
+//              (a contiguous reduce-scatter; blocks that fit an area or cut alike into pieces): the node steps of the
+//              multi-leader allreduce among them.
 // 2026-12-02, allgather past 128 KiB blocks once the node's memory takes them in area-sized pieces (bench/coll.c,
 //              3 batches, us; linear / ring / shared_memory): 3 ranks 256 KiB 193 / 199 / 100, 1 MiB 782 / 717 / 377;
 //              4 ranks 256 KiB 318 / 419 / 127, 1 MiB 1263 / 1914 / 551; 8 ranks 256 KiB 1190 / 2541 / 614, 1 MiB
@@ -183,9 +184,9 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 // reads each), so they are chosen only up to the 8 ranks measured, and logarithmic or bandwidth-optimal algorithms
 // (by their costs in algorithms/*.cpp) serve larger communicators.
 // Thresholds between two measured sizes sit at their geometric middle (8 KiB between 1 and 64 KiB, 256 KiB between
-// 64 KiB and 1 MiB). The v and w variants (but alltoallv and allgatherv, above) and reduce_scatter (but
-// through the node's memory, above) are not benchmarked otherwise: their rules follow the costs. Run-to-run noise on this shared machine is 10 - 30%: near-ties are settled for the
-// simpler algorithm.
+// 64 KiB and 1 MiB). The v and w variants (but alltoallv and allgatherv, above) and reduce_scatter (but through
+// the node's memory, above) are not benchmarked otherwise: their rules follow the costs. Run-to-run noise on this
+// shared machine is 10 - 30%: near-ties are settled for the simpler algorithm.
 struct Rule {
   Operation op;
   std::size_t max_bytes;  // one rank's block

@@ -9,8 +9,9 @@
 //   alltoall(v,w) linear              all at once                  (p-1) alpha + (p-1) n beta, in one burst
 //                 pairwise            p-1 steps, one partner each  (p-1) (alpha + n beta)
 //   alltoall      bruck               ceil(log2 p) steps           ceil(log2 p) (alpha + p/2 n beta); copies p n log2 p
-//   allgather,    shared_memory       one write, p-1 reads         of n (allgather) or of all p n (alltoall) each: a
-//   alltoall                                                       node's small blocks (Args::shared_memory)
+//   allgather(v), shared_memory       one write, p-1 reads         of n (allgather(v), in pieces of an area where
+//   alltoall                                                       longer) or of all p n (alltoall: small blocks) each,
+//                                                                  in the node's memory (Args::shared_memory)
 //
 // Tags: linear and pairwise send at most one message per direction between two ranks (tag 0). The ring tags each
 // message with its step, since the left neighbour may be several steps ahead; recursive doubling and Bruck meet a

@@ -29,6 +29,8 @@
 //              ring                   (p-1) a + fN (b + g)                          commutative only
 //              pairwise               (p-1) a + fN (b + g)                          commutative only
 //              reduce_scatterv        lg (a + Nb + Ng) + (p-1) a + fN b             (binomial reduce, linear scatter)
+//              shared_memory          one write of fN, then p-1 reads of N/p and fN g at every rank (the first half
+//                                     of shared_memory_slices, the call's blocks as the slices; any operator)
 //   scan, exscan
 //              linear                 (p-1)(a + nb + ng)                            (a chain)
 //              recursive_doubling     lg (a + nb + 2ng)

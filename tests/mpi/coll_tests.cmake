@@ -172,6 +172,9 @@ strata_scenario_test(coll_allgather_large np7.nodes3.hierarchical NP 7
                             -x STRATA_COLL_ALLGATHER=hierarchical)
 strata_scenario_test(coll_allgather_large np7.shuffled.hierarchical NP 7
                      LAUNCH ${COLL_SHUFFLED} -x STRATA_COLL_ALLGATHER=hierarchical)
+# On one node: the node's shared memory, each block in pieces of an area (in place, and MPI_INT or the strided type on
+# both sides).
+strata_mpi_test(coll_allgather_large NP 4)
 set(COLL_UNEVEN --topology ${COLL_NODE} --nodes 4 --cpu-list "0\;4\;0-3\;6\;2\;2\;1\;5-7")
 strata_scenario_test(coll_all np8.nodes4.nonuniform NP 8 LAUNCH ${COLL_UNEVEN})
 
