@@ -15,6 +15,7 @@
 // tag; a writer publishes to one group with one tag at most once per run (a reader could not tell two such blocks
 // apart).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -43,6 +44,13 @@ struct Data {
 // Elements [first, first + n) of `d`, one extent apart.
 inline Data elements(const Data& d, std::size_t first, std::size_t n) {
   return {d.buf + static_cast<std::ptrdiff_t>(first) * d.type->extent(), n, d.type};
+}
+
+// `d` cut into runs of `chunk` elements, the last one shorter (the node's memory takes long blocks an area at a
+// time): how many, and the k-th.
+inline std::size_t pieces(std::size_t count, std::size_t chunk) { return count == 0 ? 0 : (count - 1) / chunk + 1; }
+inline Data piece(const Data& d, std::size_t chunk, std::size_t k) {
+  return elements(d, k * chunk, std::min(chunk, d.count - k * chunk));
 }
 
 enum class Kind : uint8_t { kSend, kRecv, kPublish, kRead, kReduce, kCopy, kCallback, kNop };

@@ -140,15 +140,12 @@ void gather_shared_memory(const Args& a, const Gathered& g, Schedule& s) {
   place_own_block(a, g, s);
   const std::size_t cut = gather_piece_elements(a);
   const std::size_t chunk = cut != 0 ? cut : std::numeric_limits<std::size_t>::max();  // else whole blocks
-  const auto piece = [&](const Data& d, std::size_t k) {
-    return elements(d, k * chunk, std::min(chunk, d.count - k * chunk));
-  };
   VertexId published = kNoVertex;  // in order: a writer's pieces take its areas in turn
-  for (std::size_t k = 0; k * chunk < g.block[a.rank].count; ++k)
-    published = s.publish(piece(g.mine, k), all_ranks_but(a.rank, a.size), static_cast<int>(k), {published});
+  for (std::size_t k = 0; k < pieces(g.block[a.rank].count, chunk); ++k)
+    published = s.publish(piece(g.mine, chunk, k), all_ranks_but(a.rank, a.size), static_cast<int>(k), {published});
   for (int j = 0; j < a.size; ++j)
-    for (std::size_t k = 0; j != a.rank && k * chunk < g.block[j].count; ++k)
-      s.read(piece(g.block[j], k), j, all_ranks_but(j, a.size), static_cast<int>(k));
+    for (std::size_t k = 0; j != a.rank && k < pieces(g.block[j].count, chunk); ++k)
+      s.read(piece(g.block[j], chunk, k), j, all_ranks_but(j, a.size), static_cast<int>(k));
 }
 
 void build_allgather_shared_memory(const Args& a, Schedule& s) { gather_shared_memory(a, allgather_blocks(a), s); }
@@ -376,7 +373,7 @@ bool gathered_blocks_fit(const Args& a, std::size_t largest) {
   if (!shares_node_memory(a) || !a.recvtype) return false;
   if (datatype::wire_bytes(*a.recvtype, largest) <= NodeSegment::kBlockBytes) return true;
   const std::size_t chunk = gather_piece_elements(a);
-  return chunk != 0 && (largest + chunk - 1) / chunk <= static_cast<std::size_t>(tag_limit(a));
+  return chunk != 0 && pieces(largest, chunk) <= static_cast<std::size_t>(tag_limit(a));
 }
 bool allgather_node_memory_fits(const Args& a) { return gathered_blocks_fit(a, a.recvcount); }
 bool allgatherv_node_memory_fits(const Args& a) {

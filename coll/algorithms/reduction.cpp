@@ -706,12 +706,10 @@ struct Slices {
   std::size_t chunk, pieces;  // elements per piece; pieces of the largest slice
 
   Slices(const Args& a, const datatype::Datatype& type, Blocks blocks)
-      : b(std::move(blocks)), chunk(node_chunk(a, type)), pieces((b.largest() + chunk - 1) / chunk) {}
-  int tag(int slice, std::size_t piece) const { return static_cast<int>(slice * pieces + piece); }
-  Data piece(const Data& slice, std::size_t k) const {
-    return elements(slice, k * chunk, std::min(chunk, slice.count - k * chunk));
-  }
-  std::size_t pieces_of(const Data& slice) const { return (slice.count + chunk - 1) / chunk; }
+      : b(std::move(blocks)), chunk(node_chunk(a, type)), pieces(coll::pieces(b.largest(), chunk)) {}
+  int tag(int slice, std::size_t k) const { return static_cast<int>(slice * pieces + k); }
+  Data piece(const Data& slice, std::size_t k) const { return coll::piece(slice, chunk, k); }
+  std::size_t pieces_of(const Data& slice) const { return coll::pieces(slice.count, chunk); }
 };
 
 struct SlicesFolded {
@@ -943,31 +941,29 @@ void exscan_shared_memory(const Args& a, Schedule& s) {
 
 bool commutative(const Args& a) { return a.op->commutative; }
 
-// An element fits an area, and each chunk gets a tag.
+// The call's type where the node's memory can take it (shared, and an element fits an area), else null.
+const datatype::Datatype* node_memory_type(const Args& a) {
+  const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
+  return shares_node_memory(a) && type && type->size <= NodeSegment::kBlockBytes ? type.get() : nullptr;
+}
+
+// The node's memory takes the type, and each chunk gets a tag.
 bool node_memory_fits(const Args& a) {
-  const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
-  if (!shares_node_memory(a) || !type || type->size > NodeSegment::kBlockBytes) return false;
-  const std::size_t chunk = node_chunk(a, *type);
-  return (a.recvcount + chunk - 1) / chunk <= static_cast<std::size_t>(tag_limit(a));
+  const datatype::Datatype* type = node_memory_type(a);
+  return type && pieces(a.recvcount, node_chunk(a, *type)) <= static_cast<std::size_t>(tag_limit(a));
 }
 
-// The same for every slice's pieces and the results', and a contiguous layout: the fold reduces from the areas.
-bool node_memory_slices_fit(const Args& a) {
-  const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
-  if (!node_memory_fits(a) || !datatype::contiguous(*type, a.recvcount)) return false;
-  const Slices sl(a, *type, Blocks::even(a.recvcount, a.size));
-  return (static_cast<std::size_t>(a.size) + 1) * sl.pieces <= static_cast<std::size_t>(tag_limit(a));
+// The same for every slice's pieces (and the results' where `results`), and a contiguous layout: the fold reduces
+// from the areas.
+bool slices_fit(const Args& a, const Blocks& blocks, bool results) {
+  const datatype::Datatype* type = node_memory_type(a);
+  if (!type || !datatype::contiguous(*type, blocks.total())) return false;
+  const Slices sl(a, *type, blocks);
+  return (static_cast<std::size_t>(a.size) + (results ? 1 : 0)) * sl.pieces <= static_cast<std::size_t>(tag_limit(a));
 }
-
-// The same for a reduce-scatter's blocks: each slice's pieces, no results'.
+bool node_memory_slices_fit(const Args& a) { return slices_fit(a, Blocks::even(a.recvcount, a.size), true); }
 template <Blocks (*kLayout)(const Args&)>
-bool reduce_scatter_node_memory_fits(const Args& a) {
-  const datatype::TypeRef& type = a.recvtype ? a.recvtype : a.sendtype;
-  if (!shares_node_memory(a) || !type || type->size > NodeSegment::kBlockBytes) return false;
-  const Slices sl(a, *type, kLayout(a));
-  return datatype::contiguous(*type, sl.b.total()) &&
-         static_cast<std::size_t>(a.size) * sl.pieces <= static_cast<std::size_t>(tag_limit(a));
-}
+bool reduce_scatter_node_memory_fits(const Args& a) { return slices_fit(a, kLayout(a), false); }
 
 constexpr Algorithm kAlgorithms[] = {
     {Operation::kReduce, "linear", reduce_linear, nullptr},

@@ -586,6 +586,7 @@ TEST(ExchangeAllgather, TopologyAware) {
     if (alg->topology_aware) sweep_layouts(*alg), ++swept;
   EXPECT_GT(swept, 0);
 }
+
 // Blocks larger than an area go in pieces, a tag each, where both sides cut them at the same bytes (one packed
 // element size, or in place); otherwise the node's memory does not apply.
 TEST(ExchangeAllgather, SharedMemoryInPieces) {
@@ -601,10 +602,12 @@ TEST(ExchangeAllgather, SharedMemoryInPieces) {
           probe.node_memory = probe.shared_memory = true;
           const bool cut_alike = in_place || datatype::wire_bytes(*types.send->type, 1) ==
                                                  datatype::wire_bytes(*types.recv->type, 1);
-          const std::string what = std::string(operation_name(op)) + ", p " + std::to_string(p) + ", " + types.name() +
-                                   (in_place ? ", in place" : "");
+          const std::string what = std::string(operation_name(op)) + ", p " + std::to_string(p) + ", " +
+                                   types.name() + (in_place ? ", in place" : "");
           EXPECT_EQ(alg.applies(probe), cut_alike) << what;
-          if (cut_alike) EXPECT_EQ(run_and_compare(alg, sc), "") << what;
+          if (cut_alike) {
+            EXPECT_EQ(run_and_compare(alg, sc), "") << what;
+          }
         }
 }
 TEST(ExchangeAllgatherv, Linear) { sweep(Operation::kAllgatherv, "linear"); }
@@ -712,9 +715,9 @@ TEST(ExchangeRegistry, ListsTheFamily) {
     names.push_back(std::string(operation_name(a.operation)) + ":" + a.name);
   EXPECT_EQ(names, (std::vector<std::string>{
                        "allgather:linear", "allgather:ring", "allgather:recursive_doubling", "allgather:bruck",
-                       "allgather:shared_memory", "allgatherv:linear", "allgatherv:ring", "allgatherv:shared_memory", "alltoall:linear",
-                       "alltoall:pairwise", "alltoall:bruck", "alltoall:shared_memory", "alltoallv:linear", "alltoallv:pairwise", "alltoallw:linear",
-                       "alltoallw:pairwise"}));
+                       "allgather:shared_memory", "allgatherv:linear", "allgatherv:ring", "allgatherv:shared_memory",
+                       "alltoall:linear", "alltoall:pairwise", "alltoall:bruck", "alltoall:shared_memory",
+                       "alltoallv:linear", "alltoallv:pairwise", "alltoallw:linear", "alltoallw:pairwise"}));
   // recursive_doubling claims exactly the powers of two.
   const Algorithm& doubling = algorithm(Operation::kAllgather, "recursive_doubling");
   for (int p = 1; p <= 17; ++p) EXPECT_EQ(claims(doubling, p), (p & (p - 1)) == 0) << "p " << p;

@@ -434,12 +434,12 @@ std::string check(const Trial& trial) {
   const auto scattered_slice_tags = static_cast<int>(trial.p * ((trial.count + 3 + chunk - 1) / chunk));
   const std::size_t per_segment = std::max<std::size_t>(1, 16 / trial.k.type->size);
   const auto segment_tags = static_cast<int>(std::max<std::size_t>(1, (trial.count + per_segment - 1) / per_segment));
-  if (most_tags > (name == "segmented_ring"         ? 32
-                   : name == "shared_memory_slices" ? slice_tags
+  if (most_tags > (name == "segmented_ring"              ? 32
+                   : name == "shared_memory_slices"      ? slice_tags
                    : name == "shared_memory" && scatters ? scattered_slice_tags
-                   : name == "pipeline"             ? segment_tags
-                   : trial.algo.topology_aware      ? kTagsPerCollective
-                                                    : 8))
+                   : name == "pipeline"                  ? segment_tags
+                   : trial.algo.topology_aware           ? kTagsPerCollective
+                                                         : 8))
     return std::to_string(most_tags) + " tags";
   for (int r = 0; r < trial.p; ++r)
     if (w.send[r] != input(trial.k, r, w.total)) return "rank " + std::to_string(r) + "'s send buffer changed";
