@@ -172,6 +172,16 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              4 ranks 256 KiB 318 / 419 / 127, 1 MiB 1263 / 1914 / 551; 8 ranks 256 KiB 1190 / 2541 / 614, 1 MiB
 //              7139 / 6817 / 3217, 4 MiB 30215 (linear) / 14569. At 2 ranks a tie (256 KiB 28.2 / 27.9 against the
 //              ring) or a loss (1 MiB 132 against 118): the ring stays there.
+// 2026-12-03, reduce and allreduce between the 2 ranks of a node when the job's ranks outnumber its processors, as
+//              the bcast above (simulated nodes of pack:2 core:2, 2 ranks each, 4 nodes on 2 processors; a stream,
+//              best of 3 batches, us). Reduce (pipeline / linear / shared_memory): 256 KiB 231 / 121 / 56, 1 MiB 927
+//              / 262 / 191. Allreduce (segmented_ring / ring / recursive_doubling / shared_memory_slices): 16 KiB - /
+//              90 / 52 / 80, 64 KiB - / 126-128 / 84-88 / 89-94, 128 KiB - / 154 / 147 / 109, 256 KiB 287 / 229 /
+//              195 / 137, 1 MiB 1241 / 472 / 529 / 350. Pairs of a 4-rank job on 2 processors alike (1 MiB reduce 186
+//              / 160 / 117, allreduce 300 / 268 / - / 184). So there: reduce through the node's memory (without it,
+//              one message), allreduce by recursive doubling up to 64 KiB and by slices in the node's memory above
+//              (without it, the ring). The hierarchical reduce's node level, 8 ranks on 4 such nodes, 1 MiB: 2757 ->
+//              1650 in block order, 2767 -> 1678 scattered (bench/run-topology, 2 rounds; binomial 1730 / 2770).
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -278,6 +288,8 @@ constexpr Rule kRules[] = {
     {Operation::kReduce, kAny, 3, 8, "shared_memory"},
     {Operation::kReduce, 8192, 2, 2, "linear"},
     {Operation::kReduce, 131072, 2, 2, "shared_memory"},
+    {Operation::kReduce, kAny, 2, 2, "shared_memory", false, false, true},
+    {Operation::kReduce, kAny, 2, 2, "linear", false, false, true},
     {Operation::kReduce, kAny, 2, 2, "pipeline"},
     {Operation::kReduce, kAny, 1, 8, "binomial"},
     {Operation::kReduce, 8192, 9, kMany, "binomial"},
@@ -285,6 +297,9 @@ constexpr Rule kRules[] = {
     {Operation::kAllreduce, 8192, 4, 8, "shared_memory"},
     {Operation::kAllreduce, kAny, 4, 8, "shared_memory_slices"},
     {Operation::kAllreduce, 8192, 1, kMany, "recursive_doubling"},
+    {Operation::kAllreduce, 65536, 2, 2, "recursive_doubling", false, false, true},
+    {Operation::kAllreduce, kAny, 2, 2, "shared_memory_slices", false, false, true},
+    {Operation::kAllreduce, kAny, 2, 2, "ring", false, false, true},
     {Operation::kAllreduce, 131072, 2, 2, "ring"},
     {Operation::kAllreduce, kAny, 2, 2, "segmented_ring"},
     {Operation::kAllreduce, 262144, 2, 8, "reduce_bcast"},  // at 2 ranks: for the operators a ring refuses

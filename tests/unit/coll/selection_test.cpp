@@ -166,6 +166,28 @@ TEST(Selection, TwoRanksSharingProcessorsBcastInOneMessage) {
   EXPECT_EQ(chosen_for(Operation::kBcast, eight), "pipeline");
 }
 
+// Likewise a reduce or allreduce between two such ranks: not by the segments of a pipeline or segmented ring but
+// through the node's memory (one copy each way), recursive doubling for short allreduces, and without the node's
+// memory in one message a step.
+TEST(Selection, TwoRanksSharingProcessorsReduceThroughTheNodeMemory) {
+  auto sharing = [](Operation op, std::size_t bytes, bool node_memory, const datatype::Op& reduction = kSum) {
+    Args a = args_for(op, 2, bytes, reduction);
+    a.shared_processors = true;
+    a.shared_memory = node_memory;
+    return chosen_for(op, a);
+  };
+  EXPECT_EQ(sharing(Operation::kReduce, 1 << 20, true), "shared_memory");
+  EXPECT_EQ(sharing(Operation::kReduce, 1 << 20, false), "linear");
+  EXPECT_EQ(sharing(Operation::kReduce, 8, true), "linear");  // as without sharing
+  EXPECT_EQ(sharing(Operation::kAllreduce, 65536, true), "recursive_doubling");
+  EXPECT_EQ(sharing(Operation::kAllreduce, 131072, true), "shared_memory_slices");
+  EXPECT_EQ(sharing(Operation::kAllreduce, 1 << 20, true, kNonCommutative), "shared_memory_slices");
+  EXPECT_EQ(sharing(Operation::kAllreduce, 1 << 20, false), "ring");
+  // With a processor each the table is unchanged.
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 1 << 20), "pipeline");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 2, 1 << 20), "segmented_ring");
+}
+
 // Whether ranks share processors: the most ranks on any node against the processors each node has.
 TEST(Selection, RanksShareProcessorsWhereANodeHasMoreRanksThanProcessors) {
   EXPECT_FALSE(ranks_share_processors({0, 0}, 2));
