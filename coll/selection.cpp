@@ -182,6 +182,11 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              one message), allreduce by recursive doubling up to 64 KiB and by slices in the node's memory above
 //              (without it, the ring). The hierarchical reduce's node level, 8 ranks on 4 such nodes, 1 MiB: 2757 ->
 //              1650 in block order, 2767 -> 1678 scattered (bench/run-topology, 2 rounds; binomial 1730 / 2770).
+// 2026-12-03, allreduce at 3 ranks, which the node memory's slices had not served (a 3-rank job on 2 processors,
+//              best of 3 batches, us; recursive_doubling / reduce_bcast / segmented_ring / shared_memory_slices): 16
+//              KiB 16.6 / 15.7 / 20.5 / 18.1, 64 KiB 33.2 / 28.9 / 31.1 / 29.3, 256 KiB 160 / 128 / 95 / 61, 1 MiB
+//              694 / 544 / 392 / 214; two 3-rank communicators of a 6-rank job alike (1 MiB: 754 segmented ring, 376
+//              slices). So the slices from 128 KiB, reduce_bcast below.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -302,6 +307,8 @@ constexpr Rule kRules[] = {
     {Operation::kAllreduce, kAny, 2, 2, "ring", false, false, true},
     {Operation::kAllreduce, 131072, 2, 2, "ring"},
     {Operation::kAllreduce, kAny, 2, 2, "segmented_ring"},
+    {Operation::kAllreduce, 131072, 3, 3, "reduce_bcast"},
+    {Operation::kAllreduce, kAny, 3, 3, "shared_memory_slices"},
     {Operation::kAllreduce, 262144, 2, 8, "reduce_bcast"},  // at 2 ranks: for the operators a ring refuses
     {Operation::kAllreduce, 262144, 9, kMany, "rabenseifner"},
     {Operation::kAllreduce, kAny, 1, kMany, "segmented_ring"},

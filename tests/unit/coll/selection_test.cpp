@@ -208,6 +208,8 @@ TEST(Selection, LongAllreducesOnOneNodeReduceBySlicesInItsMemory) {
   EXPECT_EQ(on_one_node(8, 1 << 20, kNonCommutative), "shared_memory_slices");  // folded in rank order
   EXPECT_EQ(on_one_node(8, 8, kSum), "shared_memory");
   EXPECT_EQ(on_one_node(2, 65536, kSum), "ring");
+  EXPECT_EQ(on_one_node(3, 65536, kSum), "reduce_bcast");
+  EXPECT_EQ(on_one_node(3, 1 << 20, kSum), "shared_memory_slices");
   EXPECT_EQ(on_one_node(16, 1 << 20, kSum), "segmented_ring");
 }
 
