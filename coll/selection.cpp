@@ -187,6 +187,12 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              KiB 16.6 / 15.7 / 20.5 / 18.1, 64 KiB 33.2 / 28.9 / 31.1 / 29.3, 256 KiB 160 / 128 / 95 / 61, 1 MiB
 //              694 / 544 / 392 / 214; two 3-rank communicators of a 6-rank job alike (1 MiB: 754 segmented ring, 376
 //              slices). So the slices from 128 KiB, reduce_bcast below.
+// 2026-12-03, allreduce at 9-16 ranks on one node, past the 8 the slices had been measured at (2 processors, us;
+//              rabenseifner / segmented_ring / recursive_doubling / shared_memory_slices): 9 ranks 64 KiB 245 / - /
+//              179 / 166, 128 KiB 303 / - / 611 / 200 (reduce_bcast 282); 12 ranks 1 MiB 3231 / 2521 / - / 1391; 16
+//              ranks 64 KiB 636 / - / 433 / 498, 128 KiB 714 / - / 1522 / 528, 256 KiB 1049 / 1843 / - / 807, 1 MiB
+//              4158 / 3555 / - / 1600. The slices from 128 KiB up to the 16 ranks measured; below, the table as it was
+//              (rabenseifner, which recursive doubling beats at 64 KiB: not yet measured enough to change).
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -310,6 +316,8 @@ constexpr Rule kRules[] = {
     {Operation::kAllreduce, 131072, 3, 3, "reduce_bcast"},
     {Operation::kAllreduce, kAny, 3, 3, "shared_memory_slices"},
     {Operation::kAllreduce, 262144, 2, 8, "reduce_bcast"},  // at 2 ranks: for the operators a ring refuses
+    {Operation::kAllreduce, 65536, 9, 16, "rabenseifner"},
+    {Operation::kAllreduce, kAny, 9, 16, "shared_memory_slices"},
     {Operation::kAllreduce, 262144, 9, kMany, "rabenseifner"},
     {Operation::kAllreduce, kAny, 1, kMany, "segmented_ring"},
     {Operation::kAllreduce, kAny, 1, kMany, "rabenseifner"},

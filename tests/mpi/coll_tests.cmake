@@ -202,6 +202,7 @@ foreach(program coll_all coll_nonblocking coll_persistent)
   strata_coll_forced_test(${program} 5 shared_memory_slices ALLREDUCE=shared_memory_slices)
 endforeach()
 strata_coll_forced_test(coll_all 8 shared_memory_slices ALLREDUCE=shared_memory_slices)
+strata_coll_forced_test(coll_all 12 shared_memory_slices ALLREDUCE=shared_memory_slices)
 # Forced by info key, with derived types, overlapping runs, persistent slots, and the segments' removal; on two
 # simulated nodes each node's ranks share their own.
 foreach(np 2 3 8)

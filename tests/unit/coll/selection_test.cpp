@@ -210,7 +210,11 @@ TEST(Selection, LongAllreducesOnOneNodeReduceBySlicesInItsMemory) {
   EXPECT_EQ(on_one_node(2, 65536, kSum), "ring");
   EXPECT_EQ(on_one_node(3, 65536, kSum), "reduce_bcast");
   EXPECT_EQ(on_one_node(3, 1 << 20, kSum), "shared_memory_slices");
-  EXPECT_EQ(on_one_node(16, 1 << 20, kSum), "segmented_ring");
+  EXPECT_EQ(on_one_node(16, 1 << 20, kSum), "shared_memory_slices");
+  EXPECT_EQ(on_one_node(12, 131072, kSum), "shared_memory_slices");
+  EXPECT_EQ(on_one_node(16, 65536, kSum), "rabenseifner");
+  EXPECT_EQ(on_one_node(17, 1 << 20, kSum), "segmented_ring");  // past the ranks measured
+  EXPECT_EQ(chosen(Operation::kAllreduce, 16, 1 << 20), "segmented_ring");  // no node memory
 }
 
 TEST(Selection, NonCommutativeOperatorsAvoidTheRings) {
