@@ -193,6 +193,10 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              ranks 64 KiB 636 / - / 433 / 498, 128 KiB 714 / - / 1522 / 528, 256 KiB 1049 / 1843 / - / 807, 1 MiB
 //              4158 / 3555 / - / 1600. The slices from 128 KiB up to the 16 ranks measured; below, the table as it was
 //              (rabenseifner, which recursive doubling beats at 64 KiB: not yet measured enough to change).
+//              Reduce there alike (binomial / reduce_scatter_gather / shared_memory): 9 ranks 64 KiB 88 / 257 / 38,
+//              1 MiB 1033 / 1639 / 497; 16 ranks 64 KiB 118 / 452 / 73, 1 MiB 2150 / 2979 / 1200; up to 8 KiB a tie
+//              within the noise (16 ranks 8 B 6.6 / - / 7.3, 1 KiB 47 / - / 21, 8 KiB 47 / - / 18). So the node's
+//              memory past 8 KiB up to 16 ranks, where reduce_scatter_gather had served.
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -304,6 +308,7 @@ constexpr Rule kRules[] = {
     {Operation::kReduce, kAny, 2, 2, "pipeline"},
     {Operation::kReduce, kAny, 1, 8, "binomial"},
     {Operation::kReduce, 8192, 9, kMany, "binomial"},
+    {Operation::kReduce, kAny, 9, 16, "shared_memory"},
     {Operation::kReduce, kAny, 9, kMany, "reduce_scatter_gather"},
     {Operation::kAllreduce, 8192, 4, 8, "shared_memory"},
     {Operation::kAllreduce, kAny, 4, 8, "shared_memory_slices"},

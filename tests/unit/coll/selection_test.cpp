@@ -127,6 +127,11 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 8192), "linear");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 65536), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 1 << 20), "pipeline");
+  // From 9 ranks: the node's memory past 8 KiB, up to the 16 ranks measured.
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 16, 65536), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 9, 8192), "binomial");
+  EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 17, 65536), "reduce_scatter_gather");
+  EXPECT_EQ(chosen(Operation::kReduce, 16, 65536), "reduce_scatter_gather");
   // Across nodes there is no node memory to share: the rules after it serve.
   EXPECT_EQ(chosen(Operation::kAllgather, 4, 8), "linear");
   EXPECT_EQ(chosen(Operation::kAlltoall, 8, 8), "linear");
