@@ -191,8 +191,10 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              rabenseifner / segmented_ring / recursive_doubling / shared_memory_slices): 9 ranks 64 KiB 245 / - /
 //              179 / 166, 128 KiB 303 / - / 611 / 200 (reduce_bcast 282); 12 ranks 1 MiB 3231 / 2521 / - / 1391; 16
 //              ranks 64 KiB 636 / - / 433 / 498, 128 KiB 714 / - / 1522 / 528, 256 KiB 1049 / 1843 / - / 807, 1 MiB
-//              4158 / 3555 / - / 1600. The slices from 128 KiB up to the 16 ranks measured; below, the table as it was
-//              (rabenseifner, which recursive doubling beats at 64 KiB: not yet measured enough to change).
+//              4158 / 3555 / - / 1600. The slices from 128 KiB up to the 16 ranks measured. Below, recursive doubling
+//              up to 32 KiB (9 ranks 16 KiB 136 against rabenseifner's 236; 12 ranks 32 KiB 208 / 283; 16 ranks 16 KiB
+//              332 / 661, 32 KiB 396 / 571) and rabenseifner at 64 KiB, where all four are within the noise (9 ranks
+//              rabenseifner 277, recursive doubling 207, slices 189, reduce_bcast 220; 16 ranks 613, 593, 537, 494).
 //              Reduce there alike (binomial / reduce_scatter_gather / shared_memory): 9 ranks 64 KiB 88 / 257 / 38,
 //              1 MiB 1033 / 1639 / 497; 16 ranks 64 KiB 118 / 452 / 73, 1 MiB 2150 / 2979 / 1200; up to 8 KiB a tie
 //              within the noise (16 ranks 8 B 6.6 / - / 7.3, 1 KiB 47 / - / 21, 8 KiB 47 / - / 18). So the node's
@@ -321,6 +323,7 @@ constexpr Rule kRules[] = {
     {Operation::kAllreduce, 131072, 3, 3, "reduce_bcast"},
     {Operation::kAllreduce, kAny, 3, 3, "shared_memory_slices"},
     {Operation::kAllreduce, 262144, 2, 8, "reduce_bcast"},  // at 2 ranks: for the operators a ring refuses
+    {Operation::kAllreduce, 32768, 9, 16, "recursive_doubling"},
     {Operation::kAllreduce, 65536, 9, 16, "rabenseifner"},
     {Operation::kAllreduce, kAny, 9, 16, "shared_memory_slices"},
     {Operation::kAllreduce, 262144, 9, kMany, "rabenseifner"},

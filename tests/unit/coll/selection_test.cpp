@@ -218,6 +218,9 @@ TEST(Selection, LongAllreducesOnOneNodeReduceBySlicesInItsMemory) {
   EXPECT_EQ(on_one_node(16, 1 << 20, kSum), "shared_memory_slices");
   EXPECT_EQ(on_one_node(12, 131072, kSum), "shared_memory_slices");
   EXPECT_EQ(on_one_node(16, 65536, kSum), "rabenseifner");
+  EXPECT_EQ(on_one_node(9, 32768, kSum), "recursive_doubling");
+  EXPECT_EQ(chosen(Operation::kAllreduce, 16, 32768), "recursive_doubling");  // with or without the node's memory
+  EXPECT_EQ(chosen(Operation::kAllreduce, 17, 32768), "rabenseifner");
   EXPECT_EQ(on_one_node(17, 1 << 20, kSum), "segmented_ring");  // past the ranks measured
   EXPECT_EQ(chosen(Operation::kAllreduce, 16, 1 << 20), "segmented_ring");  // no node memory
 }
