@@ -198,7 +198,12 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              Reduce there alike (binomial / reduce_scatter_gather / shared_memory): 9 ranks 64 KiB 88 / 257 / 38,
 //              1 MiB 1033 / 1639 / 497; 16 ranks 64 KiB 118 / 452 / 73, 1 MiB 2150 / 2979 / 1200; up to 8 KiB a tie
 //              within the noise (16 ranks 8 B 6.6 / - / 7.3, 1 KiB 47 / - / 21, 8 KiB 47 / - / 18). So the node's
-//              memory past 8 KiB up to 16 ranks, where reduce_scatter_gather had served.
+//              memory past 8 KiB up to 16 ranks, where reduce_scatter_gather had served. Barrier (dissemination /
+//              linear / shared_memory, a stream): 9 ranks 109 / 70 / 70, 12 ranks 130 / 69 / 58, 16 ranks 179 / 98 /
+//              86. Allgather of small blocks at 16 ranks (bruck / recursive_doubling / linear / shared_memory): 8 B
+//              203 / 229 / 164 / 86, 1 KiB 335 / 266 / 543 / 149 (larger blocks took the node's memory already). So
+//              both go through the node's memory up to 16 ranks, as up to 8; the bcast's model chose it already
+//              (16 ranks 1 MiB 307 against binomial's 1060).
 //   barrier    shared_memory 2.28 / 7.94 at 4 / 8 ranks (recursive_doubling 2.73 / 14.5, linear 4.12 / 9.01);
 //              since 2026-11-29 it goes by way of rank 0, slower back to back but faster before a rooted call
 //              (algorithms/rooted.cpp)
@@ -266,7 +271,7 @@ constexpr Rule kRules[] = {
     {Operation::kReduce, kAny, 2, kMany, "hierarchical", true},
     {Operation::kAllreduce, 262144, 2, kMany, "hierarchical", true},
     {Operation::kAllreduce, kAny, 2, kMany, "rabenseifner", true},
-    {Operation::kBarrier, kAny, 3, 8, "shared_memory"},
+    {Operation::kBarrier, kAny, 3, 16, "shared_memory"},
     {Operation::kBarrier, kAny, 1, 4, "recursive_doubling"},
     {Operation::kBarrier, kAny, 5, 8, "linear"},
     {Operation::kBarrier, kAny, 9, kMany, "dissemination"},
@@ -283,7 +288,7 @@ constexpr Rule kRules[] = {
     {Operation::kScatter, kAny, 1, kMany, "linear"},
     {Operation::kAllgather, 65536, 2, 2, "shared_memory"},
     {Operation::kAllgather, 8192, 2, 2, "ring"},
-    {Operation::kAllgather, 8192, 3, 8, "shared_memory"},
+    {Operation::kAllgather, 8192, 3, 16, "shared_memory"},
     {Operation::kAllgather, 8192, 3, 8, "linear"},
     {Operation::kAllgather, 8192, 9, kMany, "bruck"},
     {Operation::kAllgather, kAny, 3, kMany, "shared_memory"},

@@ -202,8 +202,10 @@ foreach(program coll_all coll_nonblocking coll_persistent)
   strata_coll_forced_test(${program} 5 shared_memory_slices ALLREDUCE=shared_memory_slices)
 endforeach()
 strata_coll_forced_test(coll_all 8 shared_memory_slices ALLREDUCE=shared_memory_slices)
-# Past 8 ranks, where the rule table takes the node's memory for long reduces and allreduces (up to 16).
-strata_coll_forced_test(coll_all 12 shared_memory REDUCE=shared_memory ALLREDUCE=shared_memory_slices)
+# Past 8 ranks, where the rule table takes the node's memory for barriers, allgathers, and long reduces and allreduces
+# (up to 16).
+strata_coll_forced_test(coll_all 12 shared_memory BARRIER=shared_memory ALLGATHER=shared_memory REDUCE=shared_memory
+                          ALLREDUCE=shared_memory_slices)
 # Forced by info key, with derived types, overlapping runs, persistent slots, and the segments' removal; on two
 # simulated nodes each node's ranks share their own.
 foreach(np 2 3 8)

@@ -107,7 +107,8 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 8), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 65536), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 2, 65537), "ring");
-  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 16, 8), "bruck");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 16, 8), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 17, 8), "bruck");  // past the 16 ranks measured
   EXPECT_EQ(chosen_on_one_node(Operation::kScan, 8, 8), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kExscan, 5, 512), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kExscan, 4, 8), "linear");
@@ -127,6 +128,11 @@ TEST(Selection, SmallExchangesOnOneNodeGoThroughItsMemory) {
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 8192), "linear");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 65536), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 2, 1 << 20), "pipeline");
+  // Barriers and small allgathers too, up to 16 ranks.
+  EXPECT_EQ(chosen_on_one_node(Operation::kBarrier, 16, 0), "shared_memory");
+  EXPECT_EQ(chosen_on_one_node(Operation::kBarrier, 17, 0), "dissemination");
+  EXPECT_EQ(chosen_on_one_node(Operation::kAllgather, 12, 8), "shared_memory");
+  EXPECT_EQ(chosen(Operation::kAllgather, 12, 8), "bruck");
   // From 9 ranks: the node's memory past 8 KiB, up to the 16 ranks measured.
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 16, 65536), "shared_memory");
   EXPECT_EQ(chosen_on_one_node(Operation::kReduce, 9, 8192), "binomial");
