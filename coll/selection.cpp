@@ -213,8 +213,9 @@ constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
 //              17-25 / 68-85, 30-53 / 107-159, 84-123 / 225-344, 344-518 / 1371-1896
 // Linear algorithms win small and medium cases here because, with more ranks than cores, fewer steps mean fewer
 // waits for the scheduler; they cost O(p) at one rank (so do the shared-memory barrier, reduce and allreduce: p-1
-// reads each), so they are chosen only up to the 8 ranks measured, and logarithmic or bandwidth-optimal algorithms
-// (by their costs in algorithms/*.cpp) serve larger communicators.
+// reads each), so they are chosen only up to the ranks measured (8; the node's memory up to 16 for barrier, small
+// allgathers, reduce and allreduce), and logarithmic or bandwidth-optimal algorithms (by their costs in
+// algorithms/*.cpp) serve larger communicators.
 // Thresholds between two measured sizes sit at their geometric middle (8 KiB between 1 and 64 KiB, 256 KiB between
 // 64 KiB and 1 MiB). The v and w variants (but alltoallv and allgatherv, above) and reduce_scatter (but through
 // the node's memory, above) are not benchmarked otherwise: their rules follow the costs. Run-to-run noise on this
