@@ -41,8 +41,9 @@ struct Link {
   double alpha = 0;  // seconds per message
   double beta = 0;   // seconds per byte
   // A message of more than eager_limit bytes goes by rendezvous (a request, a clear-to-send, then the data), whose
-  // round trip is a cost of its own: over tcp a 64 KiB message takes 56 us where 8 KiB takes 9 (bench/pingpong,
+  // round trip is a cost of its own: over tcp a 64 KiB message took 56 us where 8 KiB takes 9 (bench/pingpong,
   // 2 simulated nodes). Such a message costs rendezvous_alpha + bytes * rendezvous_beta. 0: one line for all sizes.
+  // Between nodes the line breaks at one fabric message, below the transport's eager limit (cost_parameters.cpp).
   std::size_t eager_limit = 0;
   double rendezvous_alpha = 0, rendezvous_beta = 0;
 

@@ -188,7 +188,8 @@ std::string format_cost_parameters(const CostParameters& p) {
 // sees it. (Pinned, two ranks of one simulated node take turns on one core and a message inside it takes 21 us;
 // a communicator inside one node costs with these figures too, its shared-memory bcast against a flat one, so they
 // stay those of a real node.) Other nodes are the tcp provider over loopback. A message above the eager limit
-// (transport: 64 KiB inside a node, 16 KiB between nodes) pays a round trip more, hence the rendezvous lines: between
+// (transport: 64 KiB inside a node; between nodes one fabric message, 16 KiB, see eager_limit below) pays a round
+// trip more, hence the rendezvous lines: between
 // nodes run-probe's of 2026-11-23 (256 KiB and 1 MiB; 64 KiB takes 56 us where the eager line says 24), inside a
 // node bench/pingpong's on one node, 2 ranks (128 KiB 23.3 us, 1 MiB 118.5). Gamma: MPI_Reduce_local of 1 MiB of
 // doubles (about 45 GB/s of one vector). Measure the machine you plan for: `bench/run-probe > costs.txt`, then
@@ -328,8 +329,13 @@ Link fit_link(std::size_t small, double small_seconds, std::size_t large, double
   return {std::max(0.0, small_seconds - static_cast<double>(small) * beta), beta};
 }
 
+// Between nodes the line breaks at one fabric message, not at the eager limit: the messages sent eagerly in pieces
+// (transport/fabric.hpp) cost what the rendezvous line says, not the eager one. 2 ranks on 2 simulated nodes,
+// bench/pingpong, 2026-12-03 (us): 16, 32, 64 KiB took 24-30, 35-40, 60-69; the rendezvous line says 35, 39, 46 and
+// the eager line 12, 16, 24. Costed by the eager line, ring and distance_aware allgathers of 64 KiB blocks on 4 nodes
+// came first and ran 1.5 times hierarchical's time.
 std::size_t eager_limit(LinkClass c) {
-  return between_nodes(c) ? transport::kFabricEagerLimit : transport::kRingEagerLimit;
+  return between_nodes(c) ? transport::kFabricMessagePayload : transport::kRingEagerLimit;
 }
 
 Link with_rendezvous(Link eager, const Link& rendezvous, LinkClass c) {

@@ -98,6 +98,7 @@ struct Engine::Peer {
   uint32_t recv_seq = 0;
   std::deque<Pending> backlog;
   std::map<uint32_t, Unexpected> early;  // fabric messages that overtook an earlier one
+  Unexpected assembling;                 // an eager message arriving in pieces (post_eager)
 };
 
 Engine& engine() {
@@ -286,6 +287,18 @@ bool Engine::flush_backlogs() {
   return any;
 }
 
+// A fabric message holds kFabricMessagePayload bytes: a larger eager payload follows its header as More messages.
+void Engine::post_eager(int peer, const Header& h, const char* data, std::size_t bytes, Request* complete_on_send) {
+  const std::size_t first = peers_[peer].channel == Peer::Channel::Fabric ? std::min(bytes, kFabricMessagePayload) : bytes;
+  post_header(peer, h, data, first, first == bytes ? complete_on_send : nullptr);
+  Header more = h;
+  more.kind = MsgKind::More;
+  for (std::size_t off = first; off < bytes; off += kFabricMessagePayload) {
+    const std::size_t len = std::min(kFabricMessagePayload, bytes - off);
+    post_header(peer, more, data + off, len, off + len == bytes ? complete_on_send : nullptr);
+  }
+}
+
 void Engine::start_send(Request* r) {
   r->complete = false;
   r->status = {};
@@ -308,7 +321,7 @@ void Engine::start_send(Request* r) {
   if (bytes <= eager_limit(peers_[r->peer])) {
     h.kind = MsgKind::Eager;
     h.sync = r->mode == SendMode::Synchronous;
-    post_header(r->peer, h, send_data_of(r), bytes, h.sync ? nullptr : r);  // sync: completes on Ack
+    post_eager(r->peer, h, send_data_of(r), bytes, h.sync ? nullptr : r);  // sync: completes on Ack
   } else {
     h.kind = MsgKind::Rts;
     h.data_tag = reinterpret_cast<uintptr_t>(send_data_of(r));  // a same-node receiver reads from here
@@ -361,14 +374,31 @@ void Engine::on_message(const Header& h, const char* payload, std::size_t len) {
     p.early.emplace(h.seq, Unexpected{h, std::vector<char>(payload, payload + len)});
     return;
   }
-  dispatch(h, payload, len);
+  take_in_order(p, h, payload, len);
   ++p.recv_seq;
   for (auto it = p.early.find(p.recv_seq); it != p.early.end(); it = p.early.find(p.recv_seq)) {
     Unexpected held = std::move(it->second);
     p.early.erase(it);
-    dispatch(held.header, held.payload.data(), held.payload.size());
+    take_in_order(p, held.header, held.payload.data(), held.payload.size());
     ++p.recv_seq;
   }
+}
+
+// An eager message larger than one fabric message arrives as its header with the first bytes, then More messages
+// (post_eager); nothing else from that peer comes between them.
+void Engine::take_in_order(Peer& p, const Header& h, const char* payload, std::size_t len) {
+  if (h.kind == MsgKind::Eager && len < h.bytes) {
+    p.assembling.header = h;
+    p.assembling.payload.assign(payload, payload + len);
+    return;
+  }
+  if (h.kind != MsgKind::More) {
+    dispatch(h, payload, len);
+    return;
+  }
+  p.assembling.payload.insert(p.assembling.payload.end(), payload, payload + len);
+  if (p.assembling.payload.size() == p.assembling.header.bytes)
+    dispatch(p.assembling.header, p.assembling.payload.data(), p.assembling.payload.size());
 }
 
 void Engine::dispatch(const Header& h, const char* payload, std::size_t len) {
@@ -395,6 +425,8 @@ void Engine::dispatch(const Header& h, const char* payload, std::size_t len) {
       break;
     case MsgKind::CancelReply:  // 0: matched, and the request may be complete and freed by now
       if (h.bytes == 1) complete_cancelled(reinterpret_cast<Request*>(h.cookie));
+      break;
+    case MsgKind::More:  // take_in_order assembles them
       break;
   }
 }
@@ -608,8 +640,11 @@ void Engine::cancel_send(Request* r) {
   const auto held = std::find_if(backlog.begin(), backlog.end(), [&](const Peer::Pending& q) {
     return (q.header.kind == MsgKind::Eager || q.header.kind == MsgKind::Rts) && q.header.cookie == cookie;
   });
-  if (held != backlog.end()) {
-    backlog.erase(held);  // flush_backlogs() drops the peer once its backlog is empty
+  if (held != backlog.end()) {  // with the rest of its payload (post_eager), which follows it
+    const auto rest = std::find_if(held + 1, backlog.end(), [&](const Peer::Pending& q) {
+      return q.header.kind != MsgKind::More || q.header.cookie != cookie;
+    });
+    backlog.erase(held, rest);  // flush_backlogs() drops the peer once its backlog is empty
     complete_cancelled(r);
     return;
   }

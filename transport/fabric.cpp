@@ -16,7 +16,7 @@ namespace strata::transport {
 namespace {
 
 constexpr int kReceiveBuffers = 64;
-constexpr std::size_t kBufferBytes = sizeof(Header) + kFabricEagerLimit;
+constexpr std::size_t kBufferBytes = sizeof(Header) + kFabricMessagePayload;
 constexpr std::size_t kInjectStaging = 4096;
 
 // libfabric's real symbols. Every use comes after open() has loaded the library.

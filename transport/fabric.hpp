@@ -20,9 +20,11 @@
 
 namespace strata::transport {
 
-// Header + eager payload stay within ofi_rxm's 16 KiB eager buffer (with room for its own header), so rxm never
-// starts a rendezvous of its own under ours.
-constexpr std::size_t kFabricEagerLimit = 16 * 1024 - 256;
+// One message: header + payload stay within ofi_rxm's 16 KiB eager buffer (with room for its own header), so rxm
+// never starts a rendezvous of its own under ours.
+constexpr std::size_t kFabricMessagePayload = 16 * 1024 - 256;
+// An eager send between fabric peers: up to this many bytes go as consecutive messages (wire.hpp: More).
+constexpr std::size_t kFabricEagerLimit = 64 * 1024;
 
 // What the endpoint reports back to the engine.
 class FabricSink {

@@ -10,6 +10,9 @@
 //   Data:  between ring peers, one piece of a rendezvous after Cts: cookie = the receiver's request, `data_tag` = its
 //          offset, `bytes` = its length. Ranks of one node share no fabric endpoint, so the ring carries the bytes.
 //   Ack:   cookie echoed: a synchronous eager send was matched, or a rendezvous was read.
+//   More:  between fabric peers, the next piece of an Eager message larger than one fabric message (its header says
+//          the whole size): payload only, envelope and cookie as in the message. Nothing else from that peer comes
+//          between the pieces of one message.
 //   Cancel: MPI_Cancel of a send still waiting for its receiver (Rts, or a synchronous Eager): cookie = the sender's
 //          request, envelope as in the message. The receiver takes the message out of its unexpected queue if it is
 //          still there, and answers CancelReply with `bytes` = 1; else 0 (matched: the send completes as usual).
@@ -18,7 +21,7 @@
 
 namespace strata::transport {
 
-enum class MsgKind : uint8_t { Eager = 1, Rts, Cts, Ack, Data, Cancel, CancelReply };
+enum class MsgKind : uint8_t { Eager = 1, Rts, Cts, Ack, Data, Cancel, CancelReply, More };
 
 struct Header {
   MsgKind kind;

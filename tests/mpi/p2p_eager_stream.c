@@ -9,6 +9,7 @@
  *   5. a 640 KiB message (rendezvous) and then a 48 KiB one, received in that order: the large one's bytes follow
  *      the 48 KiB message through the ring (where they go in ring pieces: STRATA_P2P_CMA=0), which must not stay
  *      there blocking them.
+ * Between nodes the same messages go eagerly as several fabric messages each (transport/wire.hpp: More).
  * Any even number of ranks (pairs 2k, 2k+1); a plain MPI program (also passes with MPICH). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -16,7 +16,7 @@ typedef struct {
 static const trunc_case cases[] = {
     {MPI_BYTE, 10, 4},           {MPI_BYTE, 1, 0},         {MPI_BYTE, 4097, 4096},     {MPI_BYTE, 65539, 100},
     {MPI_BYTE, 1048577, 1048576}, {MPI_BYTE, 4194304, 1000}, {MPI_INT, 1000, 999},       {MPI_INT, 300000, 7},
-    {MPI_DOUBLE, 2, 1},
+    {MPI_DOUBLE, 2, 1},           {MPI_BYTE, 40000, 20000}, /* eager, in three pieces between nodes */
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
 enum { RECV_BLOCKING, RECV_WAIT, RECV_TEST, RECV_WAITALL, NMODES };
