@@ -98,7 +98,14 @@ struct Engine::Peer {
   uint32_t recv_seq = 0;
   std::deque<Pending> backlog;
   std::map<uint32_t, Unexpected> early;  // fabric messages that overtook an earlier one
-  Unexpected assembling;                 // an eager message arriving in pieces (post_eager)
+  struct Pieces {  // an eager message arriving in pieces (post_eager)
+    Header header;
+    std::size_t received = 0;
+    Request* request = nullptr;  // the posted receive it matched, else put together in `assembly`
+    char* target = nullptr;      // where the request takes its bytes
+    std::size_t accepted = 0;
+    std::vector<char> assembly;
+  } pieces;
 };
 
 Engine& engine() {
@@ -385,20 +392,45 @@ void Engine::on_message(const Header& h, const char* payload, std::size_t len) {
 }
 
 // An eager message larger than one fabric message arrives as its header with the first bytes, then More messages
-// (post_eager); nothing else from that peer comes between them.
+// (post_eager); nothing else from that peer comes between them. It matches as it starts to arrive: a posted receive
+// takes the pieces straight into its buffer; else they are put together, and the message matches once whole.
 void Engine::take_in_order(Peer& p, const Header& h, const char* payload, std::size_t len) {
-  if (h.kind == MsgKind::Eager && len < h.bytes) {
-    p.assembling.header = h;
-    p.assembling.payload.assign(payload, payload + len);
+  if (h.kind == MsgKind::More) {
+    take_piece(p, payload, len);
     return;
   }
-  if (h.kind != MsgKind::More) {
+  if (h.kind != MsgKind::Eager || len == h.bytes) {
     dispatch(h, payload, len);
     return;
   }
-  p.assembling.payload.insert(p.assembling.payload.end(), payload, payload + len);
-  if (p.assembling.payload.size() == p.assembling.header.bytes)
-    dispatch(p.assembling.header, p.assembling.payload.data(), p.assembling.payload.size());
+  Peer::Pieces& m = p.pieces;
+  m.header = h;
+  m.received = 0;
+  m.assembly.clear();
+  m.request = queues_.take_posted({h.context, h.src_rank, h.tag});
+  if (Request* r = m.request) {
+    m.accepted = accept(r, h);
+    r->staging.clear();
+    if (!datatype::contiguous(*r->type, r->count)) r->staging.resize(m.accepted);
+    m.target = r->staging.empty() ? data_start(r) : r->staging.data();
+  }
+  take_piece(p, payload, len);
+}
+
+void Engine::take_piece(Peer& p, const char* payload, std::size_t len) {
+  Peer::Pieces& m = p.pieces;
+  if (m.request == nullptr)
+    m.assembly.insert(m.assembly.end(), payload, payload + len);
+  else if (m.received < m.accepted)
+    runtime::copy_bytes(m.target + m.received, payload, std::min(len, m.accepted - m.received));
+  m.received += len;
+  if (m.received < m.header.bytes) return;
+  if (m.request == nullptr) {
+    dispatch(m.header, m.assembly.data(), m.assembly.size());
+    return;
+  }
+  if (m.header.sync) send_ack(m.header);
+  finish_recv(m.request);
 }
 
 void Engine::dispatch(const Header& h, const char* payload, std::size_t len) {
@@ -431,12 +463,17 @@ void Engine::dispatch(const Header& h, const char* payload, std::size_t len) {
   }
 }
 
-void Engine::deliver(Request* r, const Header& h, const char* payload, std::size_t len) {
+std::size_t Engine::accept(Request* r, const Header& h) {
   const std::size_t capacity = datatype::wire_bytes(*r->type, r->count);
   const std::size_t accepted = std::min<std::size_t>(h.bytes, capacity);
   r->status = {h.src_rank, h.tag, accepted < h.bytes ? kErrTruncate : 0, accepted, false};
   ++messages_received_;
   bytes_received_ += accepted;
+  return accepted;
+}
+
+void Engine::deliver(Request* r, const Header& h, const char* payload, std::size_t len) {
+  const std::size_t accepted = accept(r, h);
   if (h.kind == MsgKind::Rts) {
     start_rendezvous_recv(r, h, accepted);
     return;

@@ -103,6 +103,8 @@ class Engine final : public FabricSink {
   bool write_header(Peer& p, const Header& h, const void* payload, std::size_t len);
   void post_eager(int peer, const Header& h, const char* data, std::size_t bytes, Request* complete_on_send);
   void take_in_order(Peer& p, const Header& h, const char* payload, std::size_t len);
+  void take_piece(Peer& p, const char* payload, std::size_t len);
+  std::size_t accept(Request* r, const Header& h);  // status and counters of a matched receive: the bytes it takes
   void dispatch(const Header& h, const char* payload, std::size_t len);
   void deliver(Request* r, const Header& h, const char* payload, std::size_t len);
   void start_rendezvous_recv(Request* r, const Header& h, std::size_t accepted);

@@ -1,7 +1,7 @@
 /* Derived datatypes in point-to-point (MPI-4.0 5.1): every type constructor, nested constructors, resized extents,
- * MPI_BOTTOM with absolute addresses, rendezvous-sized non-contiguous messages, types freed while in use (5.1.9),
- * persistent requests, MPI_Sendrecv_replace, MPI_Get_count / MPI_Get_elements after partial messages (3.2.5, 5.1.11)
- * and truncation (3.2.4).
+ * MPI_BOTTOM with absolute addresses, rendezvous-sized and medium non-contiguous messages, types freed while in
+ * use (5.1.9), persistent requests, MPI_Sendrecv_replace, MPI_Get_count / MPI_Get_elements after partial messages
+ * (3.2.5, 5.1.11) and truncation (3.2.4).
  *
  * Every case carries its typemap written here by hand from the constructor's definition in the standard: the
  * displacement and basic type of each entry of one element, and the extent. The sender writes pattern values
@@ -466,15 +466,20 @@ static void build_nested(dt_case *c) {
   CHECK_MPI(MPI_Type_free(&i));
 }
 
-/* Large (rendezvous): vector(50021, 3, 5, int), 2 elements: 1.2 MB of data spread over 2 MB. */
-enum { LARGE_BLOCKS = 50021 };
-static void build_large_vector(dt_case *c) {
-  c->name = "large vector(50021, 3, 5, MPI_INT)";
+/* vector(blocks, 3, 5, int), 2 elements. */
+static void build_vector_of_blocks(dt_case *c, const char *name, int blocks) {
+  c->name = name;
   c->count = 2;
-  c->extent = ((LARGE_BLOCKS - 1) * 5 + 3) * 4;
-  for (int b = 0; b < LARGE_BLOCKS; ++b) put_run(c, (MPI_Aint)b * 20, MPI_INT, 3);
-  CHECK_MPI(MPI_Type_vector(LARGE_BLOCKS, 3, 5, MPI_INT, &c->type));
+  c->extent = ((MPI_Aint)(blocks - 1) * 5 + 3) * 4;
+  for (int b = 0; b < blocks; ++b) put_run(c, (MPI_Aint)b * 20, MPI_INT, 3);
+  CHECK_MPI(MPI_Type_vector(blocks, 3, 5, MPI_INT, &c->type));
 }
+
+/* Large (rendezvous): 1.2 MB of data spread over 2 MB. */
+static void build_large_vector(dt_case *c) { build_vector_of_blocks(c, "large vector(50021, 3, 5, MPI_INT)", 50021); }
+
+/* Medium: 48 KB of data, an eager message that goes in pieces between nodes (transport/wire.hpp: More). */
+static void build_medium_vector(dt_case *c) { build_vector_of_blocks(c, "medium vector(2001, 3, 5, MPI_INT)", 2001); }
 
 /* Large (rendezvous): 100003 elements of struct {double; int; char} (13 bytes of data, extent 16): 1.3 MB. */
 struct dic {
@@ -517,6 +522,7 @@ static const case_builder builders[] = {
     build_nested,
     build_large_vector,
     build_large_struct,
+    build_medium_vector,
 };
 enum { NCASES = sizeof builders / sizeof builders[0] };
 /* Cases the special exchanges reuse (indices into builders[], checked in main). */
