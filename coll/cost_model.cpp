@@ -196,7 +196,7 @@ class Simulation {
       node_in = &node_port(node_of_(recv.rank)).recv_free;
       // A rendezvous waits for the receiver's turn to answer its request; meanwhile the ports may carry an earlier
       // message's data.
-      const double answered = link.rendezvous(size) ? std::max(send.time, recv.time) + handoff(recv.rank) : 0.0;
+      const double answered = link.waits_for_answer(size) ? std::max(send.time, recv.time) + handoff(recv.rank) : 0.0;
       begin = std::max({begin, *node_out, *node_in, answered});
     }
     const double duration = link.time(size);

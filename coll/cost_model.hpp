@@ -43,15 +43,18 @@ struct Link {
   // A message of more than eager_limit bytes goes by rendezvous (a request, a clear-to-send, then the data), whose
   // round trip is a cost of its own: over tcp a 64 KiB message took 56 us where 8 KiB takes 9 (bench/pingpong,
   // 2 simulated nodes). Such a message costs rendezvous_alpha + bytes * rendezvous_beta. 0: one line for all sizes.
-  // Between nodes the line breaks at one fabric message, below the transport's eager limit (cost_parameters.cpp).
+  // Between nodes the line breaks at one fabric message, below the transport's eager limit (cost_parameters.cpp);
+  // the messages in between cost the rendezvous line but wait for no answer: answer_above (0: eager_limit).
   std::size_t eager_limit = 0;
   double rendezvous_alpha = 0, rendezvous_beta = 0;
+  std::size_t answer_above = 0;
 
   double time(std::size_t bytes) const {
     const auto m = static_cast<double>(bytes);
     return rendezvous(bytes) ? rendezvous_alpha + m * rendezvous_beta : alpha + m * beta;
   }
   bool rendezvous(std::size_t bytes) const { return eager_limit != 0 && bytes > eager_limit; }
+  bool waits_for_answer(std::size_t bytes) const { return rendezvous(bytes) && bytes > answer_above; }
 };
 
 // The link classes the model tells apart, from the closest: two processes sharing a cache (L3 or below), the same

@@ -333,13 +333,16 @@ Link fit_link(std::size_t small, double small_seconds, std::size_t large, double
 // (transport/fabric.hpp) cost what the rendezvous line says, not the eager one. 2 ranks on 2 simulated nodes,
 // bench/pingpong, 2026-12-03 (us): 16, 32, 64 KiB took 24-30, 35-40, 60-69; the rendezvous line says 35, 39, 46 and
 // the eager line 12, 16, 24. Costed by the eager line, ring and distance_aware allgathers of 64 KiB blocks on 4 nodes
-// came first and ran 1.5 times hierarchical's time.
+// came first and ran 1.5 times hierarchical's time. But they wait for no answer from their receiver (answer_above):
+// with that wait multi_leader came first for the allreduce of 64 KiB on 4 nodes of 2 ranks, and took 853-863 us
+// against hierarchical's 561-565 (a stream, 2026-12-03).
 std::size_t eager_limit(LinkClass c) {
   return between_nodes(c) ? transport::kFabricMessagePayload : transport::kRingEagerLimit;
 }
 
 Link with_rendezvous(Link eager, const Link& rendezvous, LinkClass c) {
   eager.eager_limit = eager_limit(c);
+  eager.answer_above = between_nodes(c) ? transport::kFabricEagerLimit : 0;
   eager.rendezvous_alpha = rendezvous.alpha;
   eager.rendezvous_beta = rendezvous.beta;
   return eager;

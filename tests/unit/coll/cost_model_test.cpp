@@ -341,6 +341,13 @@ TEST(CostModel, RendezvousBetweenNodesWaitsForTheReceiversTurn) {
   EXPECT_NEAR(predict(4, messages(large, 1, 2), p, link_of, node_of), link.time(2 * kLimit) + 2 * turn, 1e-12);
   EXPECT_NEAR(predict(4, messages(large, 2, 2), p, link_of, node_of), 2 * link.time(2 * kLimit) + 2 * turn, 1e-12);
   EXPECT_NEAR(predict(4, messages(large, 1, 1), p, link_of, node_of), link.time(2 * kLimit) + turn, 1e-12);
+  // Up to answer_above, past the line's break, a message costs the second line and waits for no answer (an eager
+  // message in pieces between nodes).
+  link.answer_above = 2 * kLimit;
+  p = CostParameters::two_level(link, link, kGamma);
+  p.cores_per_node = 1;
+  p.handoff = 5e-6;
+  EXPECT_NEAR(predict(4, messages(large, 1, 2), p, link_of, node_of), link.time(2 * kLimit) + turn, 1e-12);
 }
 
 }  // namespace

@@ -110,6 +110,9 @@ TEST(CostParameters, ReadsEveryEntryInItsUnits) {
   EXPECT_EQ(network.eager_limit, 16 * 1024 - 256u);
   EXPECT_DOUBLE_EQ(network.time(16 * 1024 - 256), 12.5e-6 + (16 * 1024 - 256) * 0.25e-9);
   EXPECT_DOUBLE_EQ(network.time(16 * 1024), 40e-6 + 16 * 1024 * 0.2e-9);
+  // Up to the transport's eager limit between nodes the messages go eagerly in pieces: no answer to wait for.
+  EXPECT_FALSE(network.waits_for_answer(64 * 1024));
+  EXPECT_TRUE(network.waits_for_answer(64 * 1024 + 1));
 }
 
 TEST(CostParameters, RoundTrip) {
