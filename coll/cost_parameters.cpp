@@ -189,9 +189,9 @@ std::string format_cost_parameters(const CostParameters& p) {
 // a communicator inside one node costs with these figures too, its shared-memory bcast against a flat one, so they
 // stay those of a real node.) Other nodes are the tcp provider over loopback. A message above the eager limit
 // (transport: 64 KiB inside a node; between nodes one fabric message, 16 KiB, see eager_limit below) pays a round
-// trip more, hence the rendezvous lines: between
-// nodes run-probe's of 2026-11-23 (256 KiB and 1 MiB; 64 KiB takes 56 us where the eager line says 24), inside a
-// node bench/pingpong's on one node, 2 ranks (128 KiB 23.3 us, 1 MiB 118.5). Gamma: MPI_Reduce_local of 1 MiB of
+// trip more, hence the rendezvous lines: between nodes run-probe's of 2026-11-23 (256 KiB and 1 MiB; 64 KiB took
+// 56 us where the eager line says 24), inside a node bench/pingpong's on one node, 2 ranks (128 KiB 23.3 us, 1 MiB
+// 118.5). Gamma: MPI_Reduce_local of 1 MiB of
 // doubles (about 45 GB/s of one vector). Measure the machine you plan for: `bench/run-probe > costs.txt`, then
 // STRATA_COST_FILE=costs.txt.
 //

@@ -296,7 +296,8 @@ bool Engine::flush_backlogs() {
 
 // A fabric message holds kFabricMessagePayload bytes: a larger eager payload follows its header as More messages.
 void Engine::post_eager(int peer, const Header& h, const char* data, std::size_t bytes, Request* complete_on_send) {
-  const std::size_t first = peers_[peer].channel == Peer::Channel::Fabric ? std::min(bytes, kFabricMessagePayload) : bytes;
+  const bool fabric = peers_[peer].channel == Peer::Channel::Fabric;
+  const std::size_t first = fabric ? std::min(bytes, kFabricMessagePayload) : bytes;
   post_header(peer, h, data, first, first == bytes ? complete_on_send : nullptr);
   Header more = h;
   more.kind = MsgKind::More;

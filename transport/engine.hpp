@@ -3,11 +3,10 @@
 //   ring   - another rank on this node: Strata's shared-memory rings (STRATA_SHM_RINGS=0 turns them off);
 //   fabric - libfabric messages: `shm` for this node when rings are off, `tcp;ofi_rxm` for other nodes.
 // Eager messages carry their payload in the header message; between fabric peers one of up to 64 KiB goes as up to
-// four fabric messages (wire.hpp: More), so it needs no round trip: 8 ranks on 4 simulated nodes, a stream of
-// 64 KiB reduces took 486 us hierarchical and 375 pipelined when 16 KiB was the limit, 192-214 and 274-296 after.
+// five fabric messages (wire.hpp: More), so it needs no round trip: 8 ranks on 4 simulated nodes, a stream of
+// 64 KiB reduces took 486 us hierarchical and 375 pipelined when 16 KiB was the limit, 221-241 and 278-290 after.
 // (One fabric message is limited to ofi_rxm's eager buffer; a larger one raised each rank's memory from 54 to 188 MB.)
-// Larger ones go by rendezvous: RTS on the channel and
-// the receiver matches it. A ring peer's data:
+// Larger ones go by rendezvous: RTS on the channel and the receiver matches it. A ring peer's data:
 // - the receiver reads it from the sender's memory (process_vm_readv, one copy) and answers ACK;
 // - except where the kernel's copy runs at rep movsb's slow distances (runtime/copy_bytes.hpp: the receive buffer a
 //   few bytes past the send buffer modulo 4 KiB, as this process measured; in 2026-11 1-31, 1 MiB one way 451-616 us
