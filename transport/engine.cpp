@@ -101,9 +101,7 @@ struct Engine::Peer {
   struct Pieces {  // an eager message arriving in pieces (post_eager)
     Header header;
     std::size_t received = 0;
-    Request* request = nullptr;  // the posted receive it matched, else put together in `assembly`
-    char* target = nullptr;      // where the request takes its bytes
-    std::size_t accepted = 0;
+    Request* request = nullptr;  // the posted receive it matched (prepare_receive), else put together in `assembly`
     std::vector<char> assembly;
   } pieces;
 };
@@ -237,8 +235,15 @@ static char* data_start(Request* r) {
   return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(r->buf) + r->type->true_lb);
 }
 
-char* Engine::send_data_of(Request* s) {
-  return s->staging.empty() ? data_start(s) : s->staging.data();
+char* Engine::wire_data_of(Request* r) {
+  return r->staging.empty() ? data_start(r) : r->staging.data();
+}
+
+// A receive that takes `accepted` bytes as they arrive: a non-contiguous type stages them (finish_recv unpacks).
+char* Engine::prepare_receive(Request* r, std::size_t accepted) {
+  r->staging.clear();
+  if (!datatype::contiguous(*r->type, r->count)) r->staging.resize(accepted);
+  return wire_data_of(r);
 }
 
 // ---- Sending headers --------------------------------------------------------------------------------------------
@@ -329,10 +334,10 @@ void Engine::start_send(Request* r) {
   if (bytes <= eager_limit(peers_[r->peer])) {
     h.kind = MsgKind::Eager;
     h.sync = r->mode == SendMode::Synchronous;
-    post_eager(r->peer, h, send_data_of(r), bytes, h.sync ? nullptr : r);  // sync: completes on Ack
+    post_eager(r->peer, h, wire_data_of(r), bytes, h.sync ? nullptr : r);  // sync: completes on Ack
   } else {
     h.kind = MsgKind::Rts;
-    h.data_tag = reinterpret_cast<uintptr_t>(send_data_of(r));  // a same-node receiver reads from here
+    h.data_tag = reinterpret_cast<uintptr_t>(wire_data_of(r));  // a same-node receiver reads from here
     post_header(r->peer, h, nullptr, 0, nullptr);  // completes on Ack (read) or once the data is out (Cts)
   }
 }
@@ -409,21 +414,17 @@ void Engine::take_in_order(Peer& p, const Header& h, const char* payload, std::s
   m.received = 0;
   m.assembly.clear();
   m.request = queues_.take_posted({h.context, h.src_rank, h.tag});
-  if (Request* r = m.request) {
-    m.accepted = accept(r, h);
-    r->staging.clear();
-    if (!datatype::contiguous(*r->type, r->count)) r->staging.resize(m.accepted);
-    m.target = r->staging.empty() ? data_start(r) : r->staging.data();
-  }
+  if (Request* r = m.request) prepare_receive(r, accept(r, h));
   take_piece(p, payload, len);
 }
 
 void Engine::take_piece(Peer& p, const char* payload, std::size_t len) {
   Peer::Pieces& m = p.pieces;
-  if (m.request == nullptr)
+  if (m.request == nullptr) {
     m.assembly.insert(m.assembly.end(), payload, payload + len);
-  else if (m.received < m.accepted)
-    runtime::copy_bytes(m.target + m.received, payload, std::min(len, m.accepted - m.received));
+  } else if (const std::size_t accepted = m.request->status.bytes; m.received < accepted) {
+    runtime::copy_bytes(wire_data_of(m.request) + m.received, payload, std::min(len, accepted - m.received));
+  }
   m.received += len;
   if (m.received < m.header.bytes) return;
   if (m.request == nullptr) {
@@ -539,17 +540,12 @@ bool Engine::read_from_sender(const Header& h, char* target, std::size_t len) {
 void Engine::start_rendezvous_recv(Request* r, const Header& h, std::size_t accepted) {
   if (h.src_world == world_.rank) {  // our own send: copy straight from its buffer
     Request* s = reinterpret_cast<Request*>(h.cookie);
-    datatype::unpack(send_data_of(s), accepted, r->count, *r->type, r->buf);
+    datatype::unpack(wire_data_of(s), accepted, r->count, *r->type, r->buf);
     complete(s);
     complete(r);
     return;
   }
-  char* target = data_start(r);
-  r->staging.clear();
-  if (!datatype::contiguous(*r->type, r->count)) {
-    r->staging.resize(accepted);
-    target = r->staging.data();
-  }
+  char* target = prepare_receive(r, accepted);
   if (accepted > 0 && read_from_sender(h, target, accepted)) {
     send_ack(h);
     finish_recv(r);
@@ -584,14 +580,14 @@ void Engine::send_rendezvous_data(Request* s, std::size_t accepted, uint64_t tag
   }
   Peer& p = peers_[s->peer];
   if (p.channel != Peer::Channel::Ring) {
-    queue_chunks(s, p, send_data_of(s), accepted, tag, false);
+    queue_chunks(s, p, wire_data_of(s), accepted, tag, false);
     return;
   }
   Header d{};
   d.kind = MsgKind::Data;
   d.src_world = world_.rank;
   d.cookie = tag;  // the receiver's request
-  const char* data = send_data_of(s);
+  const char* data = wire_data_of(s);
   for (std::size_t off = 0; off < accepted; off += kRingEagerLimit) {
     d.data_tag = off;
     d.bytes = std::min(kRingEagerLimit, accepted - off);
@@ -601,7 +597,7 @@ void Engine::send_rendezvous_data(Request* s, std::size_t accepted, uint64_t tag
 
 void Engine::receive_ring_data(const Header& h, const char* payload, std::size_t len) {
   Request* r = reinterpret_cast<Request*>(h.cookie);
-  char* target = r->staging.empty() ? data_start(r) : r->staging.data();
+  char* target = wire_data_of(r);
   runtime::copy_bytes(target + h.data_tag, payload, len);
   if (--r->pending_chunks > 0) return;
   --ring_receives_;

@@ -124,7 +124,8 @@ class Engine final : public FabricSink {
   bool flush_data();
   fi_addr_t address_of(int rank);
   std::size_t eager_limit(const Peer& p) const;
-  static char* send_data_of(Request* s);
+  static char* wire_data_of(Request* r);  // a request's bytes as they travel: its staging, else its buffer
+  static char* prepare_receive(Request* r, std::size_t accepted);
   static bool poll(void* self);  // the runtime poller: the same function pointer registers and unregisters
   static bool on_ring_record(void* self, const Header& h, const char* payload, std::size_t len);
   void drain_rings();  // takes every ring record, large or not (probes must see every arrived message)
