@@ -226,13 +226,15 @@ class Simulation {
       State& s = state_[read.rank];
       const Link& link = parameters_.node_memory;
       const Vertex& v = schedules_[read.rank].vertices()[read.vertex];
-      const double begin = std::max({read.time, block.published.front().first, s.recv_free});
+      const double reached = std::max(read.time, s.recv_free), written = block.published.front().first;
+      const double begin = std::max(reached, written);
       // A reducing read (v.op) also reduces what it takes.
       const double gamma = v.op != nullptr ? parameters_.gamma : 0.0;
       const double duration = link.time(bytes(v.a)) + static_cast<double>(bytes(v.a)) * gamma;
       s.receiving += duration;
       s.recv_free = on_processor(read.rank, begin, duration);
-      finish(read.rank, read.vertex, s.recv_free + handoff(read.rank));
+      // A reader that waited for the block acts on it on its turn (handoff); one that finds it written is running.
+      finish(read.rank, read.vertex, s.recv_free + (written > reached ? handoff(read.rank) : 0.0));
       if (--block.published.front().second == 0) block.published.pop_front();
     }
   }

@@ -21,13 +21,17 @@
 // There a transfer's receiver also acts on it only `handoff` x (its host's ranks per processor) after the data is
 // there (a message's receiver, a read's reader; not the sender): it waits for its turn on the processor behind the
 // others, so each hop of an algorithm's longest path costs that much more. Without it 2 simulated nodes of 4 ranks
-// on one processor each were costed 25 us for a reduce_bcast allreduce of 8 B (6 hops) and 28.9 for the
-// hierarchical one (3), which take 205 and 113 (cost_parameters.cpp). A rendezvous between nodes waits for one such
-// turn more before its data moves, the receiver's answer to its request: without it the model put the hierarchical
-// allreduce of 32-64 KiB (the whole vector between the nodes' leaders) before multi_leader and Rabenseifner (half
-// of it or less between nodes), which run 0.68-0.87x its time (8 ranks on 2 and 4 nodes). The sender's turn to send
-// on the clear-to-send would be a second; counted too, it put Rabenseifner first at 16 ranks on 2 nodes, 1.2-1.4x
-// slower than hierarchical there.
+// on one processor each were costed 25 us for a reduce_bcast allreduce of 8 B (6 hops) and 28.9 for the hierarchical
+// one (3), which take 205 and 113 (cost_parameters.cpp). A reader that finds its block already written is running
+// and takes it at once, with no turn to wait for: until 2026-12-03 every read paid one, so a node leader's reads of
+// its node's blocks, one after another, were costed a turn each. At 16 ranks on 2 such nodes (8 a processor) the
+// model then put the hierarchical allreduce of 512 KiB at 2.0 ms and multi_leader at 1.67, which ran 1.43-1.59 and
+// 1.75-1.87 (now 1.15 and 1.63), and at 8 B recursive doubling (359 us) before it (382), which ran 475-501 against
+// 205 (now 214). A rendezvous between nodes waits for one such turn more before its data moves, the receiver's
+// answer to its request: without it the model put the hierarchical allreduce of 32-64 KiB (the whole vector between
+// the nodes' leaders) before multi_leader and Rabenseifner (half of it or less between nodes), which run 0.68-0.87x
+// its time (8 ranks on 2 and 4 nodes). The sender's turn to send on the clear-to-send would be a second; counted
+// too, it put Rabenseifner first at 16 ranks on 2 nodes, 1.2-1.4x slower than hierarchical there.
 #pragma once
 #include <array>
 #include <cstddef>

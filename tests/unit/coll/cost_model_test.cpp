@@ -278,7 +278,9 @@ TEST(CostModel, TransfersBetweenNodesTakeBothEndsProcessors) {
 
 // Where a host's ranks outnumber its processors, a transfer's receiver acts on it handoff x (ranks per processor)
 // after its data is there. A chain 0 -> 1 -> 2 -> 3 inside one node pays that on each of its 3 hops; a write into
-// the node's memory and its one read, one hop. Only the receiver waits: a send's own completion does not move.
+// the node's memory and its one read, one hop. Only the receiver waits: a send's own completion does not move. A
+// reader that finds its block written takes it at once: told by a message sent after the write, it waits for the
+// message only (one turn, not two).
 TEST(CostModel, ReceiversWaitTheirTurnWhereRanksShareAProcessor) {
   static char block[kAllgatherBlock];
   const Data data{Buf::user(block), kAllgatherBlock, datatype::predefined(datatype::kByte)};
@@ -289,6 +291,10 @@ TEST(CostModel, ReceiversWaitTheirTurnWhereRanksShareAProcessor) {
   const auto write_read = [&](int rank, Schedule& s) {
     if (rank == 0) s.publish(data, {1}, 0);
     if (rank == 1) s.read(data, 0, {1}, 0);
+  };
+  const auto told_then_read = [&](int rank, Schedule& s) {
+    if (rank == 0) s.send(data, 1, 1, {s.publish(data, {1}, 0)});
+    if (rank == 1) s.read(data, 0, {1}, 0, {s.recv(data, 0, 1)});
   };
   auto one_node = [](int) { return 0; };
   constexpr double kHandoff = 5e-6;
@@ -306,6 +312,8 @@ TEST(CostModel, ReceiversWaitTheirTurnWhereRanksShareAProcessor) {
     const double copy = p.node_memory.time(kAllgatherBlock);
     const double pair_turns = cores > 0 && cores < 2 ? 2 / cores : 0;
     EXPECT_NEAR(predict(2, write_read, p, kAllClose, one_node), 2 * copy + pair_turns * kHandoff, 1e-12) << cores;
+    EXPECT_NEAR(predict(2, told_then_read, p, kAllClose, one_node), 2 * copy + hop + pair_turns * kHandoff, 1e-12)
+        << cores;
   }
 }
 
