@@ -7,9 +7,11 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "datatype/pack.hpp"
 #include "runtime/copy_bytes.hpp"
@@ -96,6 +98,8 @@ struct Engine::Peer {
   RingTx ring;
   uint32_t send_seq = 0;
   uint32_t recv_seq = 0;
+  uint32_t credits = kFabricCredits;  // fabric messages we may still send it (flow control)
+  uint32_t owed = 0;                  // fabric messages taken from it and not yet credited back
   std::deque<Pending> backlog;
   std::map<uint32_t, Unexpected> early;  // fabric messages that overtook an earlier one
   struct Pieces {  // an eager message arriving in pieces (post_eager)
@@ -256,11 +260,16 @@ bool Engine::write_header(Peer& p, const Header& h, const void* payload, std::si
     case Peer::Channel::Ring:
       return p.ring.try_write(h, payload, len);
     case Peer::Channel::Fabric: {
+      const bool counted = h.kind != MsgKind::Credit;
+      if (counted && p.credits == 0) return false;  // the receiver has not taken enough yet: flow control
       Header numbered = h;
       numbered.seq = p.send_seq;
+      numbered.credit = static_cast<uint16_t>(std::min<uint32_t>(p.owed, UINT16_MAX));  // credits ride along
       if (!p.fabric->send_message(address_of(static_cast<int>(&p - peers_.data())), numbered, payload, len))
         return false;
       ++p.send_seq;
+      p.owed -= numbered.credit;
+      if (counted) --p.credits;
       return true;
     }
   }
@@ -275,6 +284,26 @@ void Engine::post_header(int peer, const Header& h, const void* payload, std::si
   }
   if (p.backlog.empty()) backlogged_.push_back(peer);
   p.backlog.push_back({h, payload, len, complete_on_send});
+}
+
+// Credits ride on every message to the peer (write_header); with none going its way, a Credit message carries them.
+// It goes straight out, never behind the backlog: two peers whose backlogs wait for each other's credits would
+// otherwise wait forever. One the provider refuses now is retried by progress (owing_).
+bool Engine::return_credits(int peer) {
+  Peer& p = peers_[peer];
+  Header h{};
+  h.kind = MsgKind::Credit;
+  h.src_world = world_.rank;
+  if (p.owed == 0 || write_header(p, h, nullptr, 0)) return true;
+  if (std::find(owing_.begin(), owing_.end(), peer) == owing_.end()) owing_.push_back(peer);
+  return false;
+}
+
+bool Engine::flush_credits() {
+  const std::vector<int> owing = std::exchange(owing_, {});
+  bool any = false;
+  for (int peer : owing) any |= return_credits(peer);
+  return any;
 }
 
 bool Engine::flush_backlogs() {
@@ -383,6 +412,9 @@ void Engine::drain_rings() {
 
 void Engine::on_message(const Header& h, const char* payload, std::size_t len) {
   Peer& p = peers_[h.src_world];
+  p.credits += h.credit;
+  // Taken from the provider, its buffer is the provider's again: the sender may send one more.
+  if (h.kind != MsgKind::Credit && ++p.owed >= kFabricCredits / 2) return_credits(h.src_world);
   if (h.seq != p.recv_seq) {  // overtook an earlier message: hold it back
     p.early.emplace(h.seq, Unexpected{h, std::vector<char>(payload, payload + len)});
     return;
@@ -461,6 +493,8 @@ void Engine::dispatch(const Header& h, const char* payload, std::size_t len) {
       if (h.bytes == 1) complete_cancelled(reinterpret_cast<Request*>(h.cookie));
       break;
     case MsgKind::More:  // take_in_order assembles them
+      break;
+    case MsgKind::Credit:  // on_message took its credits
       break;
   }
 }
@@ -731,6 +765,7 @@ bool Engine::progress() {
   if (rings_) any |= inbox_.poll(&Engine::on_ring_record, this);
   if (net_.is_open()) any |= net_.poll(*this);
   if (shm_.is_open()) any |= shm_.poll(*this);
+  if (!owing_.empty()) any |= flush_credits();
   if (!backlogged_.empty()) any |= flush_backlogs();
   if (!pending_data_.empty()) any |= flush_data();
   return any;

@@ -25,6 +25,11 @@ namespace strata::transport {
 constexpr std::size_t kFabricMessagePayload = 16 * 1024 - 256;
 // An eager send between fabric peers: up to this many bytes go as consecutive messages (wire.hpp: More).
 constexpr std::size_t kFabricEagerLimit = 64 * 1024;
+// Flow control: how many messages a rank may have sent a fabric peer beyond those the peer has taken from its
+// provider (engine.hpp). ofi_rxm keeps each message that finds none of our receive buffers posted in a 16 KiB buffer
+// of its own, from a pool that grows by 16 MiB at a time and never shrinks: a sender faster than its receiver made
+// the receiver's memory grow by 16 KiB per 8-byte message, and its page faults slow it down further.
+constexpr uint32_t kFabricCredits = 64;
 
 // What the endpoint reports back to the engine.
 class FabricSink {

@@ -16,17 +16,20 @@
 //   Cancel: MPI_Cancel of a send still waiting for its receiver (Rts, or a synchronous Eager): cookie = the sender's
 //          request, envelope as in the message. The receiver takes the message out of its unexpected queue if it is
 //          still there, and answers CancelReply with `bytes` = 1; else 0 (matched: the send completes as usual).
+//   Credit: between fabric peers, only `credit`: the messages the receiver has taken from its provider (engine.hpp:
+//          flow control), when it has no other message to carry them. Never counted itself, so credits never ask for
+//          credits.
 #pragma once
 #include <cstdint>
 
 namespace strata::transport {
 
-enum class MsgKind : uint8_t { Eager = 1, Rts, Cts, Ack, Data, Cancel, CancelReply, More };
+enum class MsgKind : uint8_t { Eager = 1, Rts, Cts, Ack, Data, Cancel, CancelReply, More, Credit };
 
 struct Header {
   MsgKind kind;
   uint8_t sync;
-  uint16_t unused;
+  uint16_t credit;    // between fabric peers: how many of its messages the sender has taken since it last said
   int32_t src_world;  // where replies go
   int32_t src_rank;   // the sender's rank in the communicator: what receives match on
   int32_t tag;
