@@ -27,12 +27,13 @@
 // fabric endpoint. So ring peers need no fabric endpoint: a one-node job with rings never initialises libfabric.
 // Everything that can not go out at once (ring full, provider busy, no credit) waits in order in a per-peer backlog.
 // Flow control between fabric peers: a rank sends a peer at most kFabricCredits messages beyond those the peer has
-// taken from its provider, and the peer returns credits (wire.hpp: Credit) for each half of them as it takes them,
-// whether or not a receive matches them (those wait in our unexpected queue, a few bytes each). Without it ofi_rxm
-// held what a slower receiver had not taken in 16 KiB buffers: 200000 8-byte messages to a receiver pausing 5 us
-// after each took its memory to 1.66 GB and 31 us a message, now 40 MB and 7.2 us; a long stream of binomial
-// 8-byte reduces on 2 simulated nodes, 45-55 us a call after 10000 calls, now 8-10. Credits never wait behind the
-// backlog, so two peers waiting for each other's credits always get them.
+// taken from its provider. The peer counts what it takes, whether or not a receive matches it (the rest waits in our
+// unexpected queue, a few bytes a message), and returns those credits on every message it sends back (Header::
+// credit), or in a Credit message once it owes half of them. Without it ofi_rxm held what a slower receiver had not
+// taken in 16 KiB buffers: 200000 8-byte messages to a receiver pausing 5 us after each took its memory to 1.66 GB
+// and 31 us a message, now 40 MB and 7.2-7.8 us; a long stream of binomial 8-byte reduces on 2 simulated nodes took
+// 45-55 us a call after 10000 calls, now 7. Credits never wait behind the backlog, so two peers waiting for each
+// other's credits always get them.
 // MPI_Cancel of a send that no receive has matched asks the receiver to drop it from its unexpected queue (wire.hpp:
 // Cancel); like a rendezvous, the answer needs the receiver's progress.
 #pragma once

@@ -3,8 +3,8 @@
  * ofi_rxm's 16 KiB buffers: 8-byte messages each took 16 KiB at the receiver (transport/fabric.hpp, kFabricCredits).
  *   1. the even rank of each pair sends MANY 8-byte messages (its index) with MPI_Send; the odd one receives them
  *      with a short pause after each, so that it falls behind, and checks every value in order; its peak memory
- *      (VmHWM) may grow by at most LIMIT_MIB over the run (MANY 8-byte messages held compactly take a few MiB; at
- *      16 KiB each they took 780 MiB);
+ *      (VmHWM) may grow by at most LIMIT_MIB over the run (MANY 8-byte messages held compactly take a few MiB;
+ *      in ofi_rxm's buffers, before flow control, the peak grew by 411 MiB);
  *   2. both ranks of a pair send EACH small messages to each other before receiving any (the eager buffering every
  *      MPI gives small messages; with flow control each side's sends wait for the other's credits, which its
  *      receives return while it waits), then receive and check them.
