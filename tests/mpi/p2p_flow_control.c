@@ -62,15 +62,16 @@ int main(int argc, char **argv) {
   }
 
   MPI_Request requests[EACH];
-  uint64_t sent[EACH], got[EACH];
+  uint64_t sent[EACH];
   for (int i = 0; i < EACH; ++i) {
     sent[i] = test_pattern(rank, peer, 1, (uint64_t)i);
     CHECK_MPI(MPI_Isend(&sent[i], 1, MPI_UINT64_T, peer, 1, MPI_COMM_WORLD, &requests[i]));
   }
   CHECK_MPI(MPI_Waitall(EACH, requests, MPI_STATUSES_IGNORE));
   for (int i = 0; i < EACH; ++i) {
-    CHECK_MPI(MPI_Recv(&got[i], 1, MPI_UINT64_T, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    CHECK(got[i] == test_pattern(peer, rank, 1, (uint64_t)i));
+    uint64_t got;
+    CHECK_MPI(MPI_Recv(&got, 1, MPI_UINT64_T, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK(got == test_pattern(peer, rank, 1, (uint64_t)i));
   }
 
   CHECK_MPI(MPI_Finalize());
