@@ -226,13 +226,11 @@ static void cas_types(void) {
   CHECK_MPI(MPI_Compare_and_swap(&zero, &zero, &result, MPI_C_BOOL, 0, 0, w)); /* true != false: kept */
   CHECK_MPI(MPI_Win_unlock(0, w));
   CHECK(result == 1 && *mem == 1);
-#ifdef STRATA /* MPICH 4.0.2 accepts MPI_WCHAR */
   wchar_t c = L'a', compare = L'a', fetched = 0;
   CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, w));
   expect_error(MPI_Compare_and_swap(&c, &compare, &fetched, MPI_WCHAR, 0, 0, w), MPI_ERR_TYPE, "MPI_Compare_and_swap",
                "compare-and-swap on MPI_WCHAR", __LINE__);
   CHECK_MPI(MPI_Win_unlock(0, w));
-#endif
   CHECK_MPI(MPI_Win_free(&w));
 }
 
