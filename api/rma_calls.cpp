@@ -119,7 +119,8 @@ int put_or_get(const char* call, bool is_get, const void* origin_addr, MPI_Count
   rma::Answer answer;
   if (target_rank != MPI_PROC_NULL) {
     const rma::TargetAccess at = access(target_rank, target_disp, target);
-    const Status s = is_get ? rma::get(*w, origin_of(origin), at, &answer) : rma::put(*w, origin_of(origin), at);
+    const Status s =
+        is_get ? rma::get(*w, origin_of(origin), at, &answer) : rma::put(*w, origin_of(origin), at, &answer);
     if (!s.ok()) return raise_on_window(call, win, s);
   }
   if (request) *request = rma_request(std::move(answer));

@@ -4,8 +4,9 @@
  *     sizes    comma-separated bytes, multiples of 8, default 8,1024,65536
  *     batches  default 7 timed batches per case
  *
- * Cases, each on a window from MPI_Win_allocate ("allocate": shared memory where the library maps it on one node)
- * and from MPI_Win_create on malloc'd memory ("create"):
+ * Cases, each on a window from MPI_Win_allocate ("allocate": shared memory where the library maps it on one node),
+ * from MPI_Win_create on malloc'd memory ("create") and from MPI_Win_create_dynamic with malloc'd memory attached
+ * ("dynamic"; displacements are the target's addresses):
  *   put     MPI_Put of `size` bytes + MPI_Win_flush, inside one MPI_Win_lock(SHARED) epoch (OSU's default)
  *   get     MPI_Get + MPI_Win_flush
  *   acc     MPI_Accumulate of size/8 doubles, MPI_SUM, + MPI_Win_flush
@@ -25,6 +26,7 @@
 enum { MAX_SIZES = 16, MAX_BATCHES = 64 };
 
 static int rank;
+static MPI_Aint target_disp; /* where the target's memory starts, as a displacement: 0, or its address (dynamic) */
 static double scratch[MAX_BATCHES];
 
 static int compare_doubles(const void *a, const void *b) {
@@ -45,10 +47,10 @@ static void issue(Op op, MPI_Win win, char *buf, int bytes, long long *fetched) 
   const int n = bytes / 8;
   const long long one = 1;
   switch (op) {
-    case OP_PUT: MPI_Put(buf, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win); break;
-    case OP_GET: MPI_Get(buf, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win); break;
-    case OP_ACC: MPI_Accumulate(buf, n, MPI_DOUBLE, 1, 0, n, MPI_DOUBLE, MPI_SUM, win); break;
-    case OP_FOP: MPI_Fetch_and_op(&one, fetched, MPI_LONG_LONG, 1, 0, MPI_SUM, win); break;
+    case OP_PUT: MPI_Put(buf, bytes, MPI_BYTE, 1, target_disp, bytes, MPI_BYTE, win); break;
+    case OP_GET: MPI_Get(buf, bytes, MPI_BYTE, 1, target_disp, bytes, MPI_BYTE, win); break;
+    case OP_ACC: MPI_Accumulate(buf, n, MPI_DOUBLE, 1, target_disp, n, MPI_DOUBLE, MPI_SUM, win); break;
+    case OP_FOP: MPI_Fetch_and_op(&one, fetched, MPI_LONG_LONG, 1, target_disp, MPI_SUM, win); break;
     default: break;
   }
   MPI_Win_flush(1, win);
@@ -60,7 +62,7 @@ static double batch(Op op, MPI_Win win, char *buf, int bytes, long n) {
   const double start = MPI_Wtime();
   for (long i = 0; i < n; ++i) {
     if (op == OP_FENCE) {
-      if (rank == 0) MPI_Put(buf, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win);
+      if (rank == 0) MPI_Put(buf, bytes, MPI_BYTE, 1, target_disp, bytes, MPI_BYTE, win);
       MPI_Win_fence(0, win);
     } else {
       issue(op, win, buf, bytes, &fetched);
@@ -86,7 +88,7 @@ static void check(Op op, MPI_Win win, double *base, char *buf, int bytes) {
     for (int i = 0; i < n; ++i) d[i] = 2.0 * i;
     MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
     issue(op, win, buf, bytes, &fetched);
-    if (op != OP_GET) MPI_Get(buf, n, MPI_DOUBLE, 1, 0, n, MPI_DOUBLE, win);
+    if (op != OP_GET) MPI_Get(buf, n, MPI_DOUBLE, 1, target_disp, n, MPI_DOUBLE, win);
     MPI_Win_unlock(1, win);
     for (int i = 0; i < n; ++i) {
       const double want = op == OP_GET ? 3.0 * i : op == OP_PUT ? 2.0 * i : 2.0 * i + 1.0;
@@ -158,14 +160,22 @@ int main(int argc, char **argv) {
   }
   char *buf = malloc((size_t)max_bytes);
   memset(buf, 0, (size_t)max_bytes);
-  for (int flavor = 0; flavor < 2; ++flavor) {
+  static const char *flavors[] = {"allocate", "create", "dynamic"};
+  for (int flavor = 0; flavor < 3; ++flavor) {
     MPI_Win win;
     double *base = NULL;
+    target_disp = 0;
     if (flavor == 0) {
       MPI_Win_allocate(max_bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
-    } else {
+    } else if (flavor == 1) {
       base = malloc((size_t)max_bytes);
       MPI_Win_create(base, max_bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    } else {
+      base = malloc((size_t)max_bytes);
+      MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+      MPI_Win_attach(win, base, max_bytes);
+      MPI_Get_address(base, &target_disp);
+      MPI_Bcast(&target_disp, 1, MPI_AINT, 1, MPI_COMM_WORLD);
     }
     memset(base, 0, (size_t)max_bytes);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -173,11 +183,12 @@ int main(int argc, char **argv) {
       for (int s = 0; s < nsizes; ++s) {
         if (op == OP_FOP && sizes[s] != 8) continue;
         const double us = run_case(op, win, base, buf, sizes[s], batches);
-        if (rank == 0) printf("%s %s %d %.3f\n", flavor == 0 ? "allocate" : "create", op_names[op], sizes[s], us);
+        if (rank == 0) printf("%s %s %d %.3f\n", flavors[flavor], op_names[op], sizes[s], us);
         fflush(stdout);
       }
+    if (flavor == 2) MPI_Win_detach(win, base);
     MPI_Win_free(&win);
-    if (flavor == 1) free(base);
+    if (flavor > 0) free(base);
   }
   free(buf);
   MPI_Finalize();

@@ -1,8 +1,10 @@
 // One-sided communication by messages (MPI-4.0 12.3-12.5) for windows whose memory other processes can not map:
 // MPI_Win_create, MPI_Win_allocate and MPI_Win_create_dynamic (and the RMA calls on shared windows, which reach
-// the same code). The origin sends each operation to the target as one message (rma/wire.hpp); the target
-// applies it in its progress engine, in the order each origin issued them, so accumulates are atomic per element
-// with no locking (one process applies them all) and the memory model is the unified one.
+// the same code). The origin sends each operation to the target as one message (rma/wire.hpp), except that a put
+// of 8 KiB or more sends its data as a second message, straight from the origin's buffer, which the target
+// receives straight into its memory; the target applies them in its progress engine, in the order each origin
+// issued them (a put whose data is still arriving holds back the requests after it), so accumulates are atomic per
+// element with no locking (one process applies them all) and the memory model is the unified one.
 //
 // Progress: the target applies operations whenever it is inside any MPI call that drives progress (a wait, a test,
 // a collective, a window synchronisation). Passive-target operations on a process that stays outside MPI wait
@@ -71,7 +73,9 @@ class Channel {
   TargetMemory& memory() { return memory_; }
 
   // Origin side. The caller has checked the arguments and that an epoch covers the target.
-  void put(const OriginBuffer& origin, const TargetAccess& at);
+  // A put's answer is its data's own message (kSeparateDataBytes), complete once the buffer may be reused; null
+  // when the data went out with the request.
+  Answer put(const OriginBuffer& origin, const TargetAccess& at);
   Answer get(const OriginBuffer& origin, const TargetAccess& at);
   void accumulate(const OriginBuffer& origin, const TargetAccess& at, int op);
   // MPI_NO_OP sends no data: `origin.count` is 0 then.
@@ -107,10 +111,12 @@ class Channel {
   bool sends_done();                   // drops the completed sends from outgoing_; true when none is left
   bool take_requests();
   bool apply_arrived();
+  bool landed();  // no put's data is still arriving (one that has arrived counts as applied then)
   static bool ends_access(const Message& m);  // an Unlock or a Complete
   bool answers_leaving(int origin) const;  // a send of ours to `origin` is not complete yet
   void apply(int origin, const char* bytes, std::size_t len);
-  void apply_operation(int origin, const RequestHeader& h, const char* rest, std::size_t len);
+  // False while the operation is not complete: a put whose data is still arriving (land).
+  bool apply_operation(int origin, const RequestHeader& h, const char* rest, std::size_t len);
   char* target_address(const RequestHeader& h, const datatype::Datatype& type) const;
 
   static std::vector<char> request_bytes(const RequestHeader& h, const TargetAccess* at, const OriginBuffer* data);
@@ -126,6 +132,11 @@ class Channel {
   // A transport request over m's bytes, on this window's context; `rank`: ours for a send, the source for a receive.
   void bytes_request(Message& m, transport::RequestKind kind, int tag, int rank) const;
   Answer expect_answer(int target, void* buf, std::size_t count, datatype::TypeRef type, int tag);
+  // A put's data straight from the origin's buffer, watched like an answer (the synchronisation calls wait for it).
+  Answer send_data(int target, const OriginBuffer& data, int tag);
+  // The target's receive of a put's data into `addr` (nullptr: an access outside a dynamic window's memory, whose
+  // bytes are dropped); the requests after it wait until it has landed.
+  void land(int origin, char* addr, std::size_t count, datatype::TypeRef type, int tag);
   int next_answer_tag();
   void await_answers(int target);  // -1: all targets
   void request_each(const std::vector<int>& targets, Kind kind, bool exclusive);
@@ -138,6 +149,8 @@ class Channel {
   bool listed_busy_ = false;     // in its list of channels with requests to apply or sends to finish
   std::deque<std::unique_ptr<Message>> incoming_;  // requests in arrival order, applied from the front
   std::deque<std::unique_ptr<Message>> outgoing_;  // sends not yet complete
+  std::unique_ptr<Message> landing_;               // the receive of a put's data, until it completes
+  int landing_from_ = 0;                           // its origin
   std::vector<Pending> pending_;
   std::uint64_t pending_erasures_ = 0;  // times await_answers erased from pending_
   int answer_tag_ = kFirstAnswerTag;

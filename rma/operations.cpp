@@ -25,14 +25,15 @@ Status check_access(Window& w, const TargetAccess& at) {
 
 }  // namespace
 
-Status put(Window& w, const OriginBuffer& origin, const TargetAccess& at) {
+Status put(Window& w, const OriginBuffer& origin, const TargetAccess& at, Answer* answer) {
   if (Status s = check_access(w, at); !s.ok()) return s;
   if (w.direct()) {
     direct_put(w, origin, at);
     return {};
   }
   if (cross_memory_put(w.cross_memory, w.layout.disp_units[at.target], origin, at)) return {};
-  w.channel->put(origin, at);
+  Answer a = w.channel->put(origin, at);
+  if (answer) *answer = std::move(a);
   w.touched[at.target] = true;
   return {};
 }

@@ -8,7 +8,8 @@
 
 namespace strata::rma {
 
-Status put(Window& w, const OriginBuffer& origin, const TargetAccess& at);
+// `answer` (put): complete once the origin's buffer may be reused (MPI_Rput), null when it may be at once.
+Status put(Window& w, const OriginBuffer& origin, const TargetAccess& at, Answer* answer = nullptr);
 Status get(Window& w, const OriginBuffer& origin, const TargetAccess& at, Answer* answer = nullptr);
 Status accumulate(Window& w, const OriginBuffer& origin, const TargetAccess& at, int op);
 Status get_accumulate(Window& w, const OriginBuffer& origin, const OriginBuffer& result, const TargetAccess& at,
