@@ -141,10 +141,12 @@ int accumulate(const char* call, const void* origin_addr, MPI_Count origin_count
   check_sizes_match(check, origin, "the origin", target, "the target");
   if (request_based(call)) check.not_null(request, "request");
   if (!check.ok()) return raise_on_window(call, win, check.status());
+  rma::Answer answer;
   if (target_rank != MPI_PROC_NULL)
-    if (Status s = rma::accumulate(*w, origin_of(origin), access(target_rank, target_disp, target), kind); !s.ok())
+    if (Status s = rma::accumulate(*w, origin_of(origin), access(target_rank, target_disp, target), kind, &answer);
+        !s.ok())
       return raise_on_window(call, win, s);
-  if (request) *request = rma_request(nullptr);
+  if (request) *request = rma_request(std::move(answer));
   return MPI_SUCCESS;
 }
 

@@ -1,10 +1,11 @@
 // One-sided communication by messages (MPI-4.0 12.3-12.5) for windows whose memory other processes can not map:
 // MPI_Win_create, MPI_Win_allocate and MPI_Win_create_dynamic (and the RMA calls on shared windows, which reach
 // the same code). The origin sends each operation to the target as one message (rma/wire.hpp), except that a put
-// of 8 KiB or more sends its data as a second message, straight from the origin's buffer, which the target
-// receives straight into its memory; the target applies them in its progress engine, in the order each origin
-// issued them (a put whose data is still arriving holds back the requests after it), so accumulates are atomic per
-// element with no locking (one process applies them all) and the memory model is the unified one.
+// or an accumulate of 8 KiB or more sends its data as a second message, straight from the origin's buffer, which
+// the target receives straight into its memory (a put) or into scratch (an accumulate); the target applies them in
+// its progress engine, in the order each origin issued them (an operation whose data is still arriving holds back
+// the requests after it), so accumulates are atomic per element with no locking (one process applies them all) and
+// the memory model is the unified one.
 //
 // Progress: the target applies operations whenever it is inside any MPI call that drives progress (a wait, a test,
 // a collective, a window synchronisation). Passive-target operations on a process that stays outside MPI wait
@@ -73,11 +74,11 @@ class Channel {
   TargetMemory& memory() { return memory_; }
 
   // Origin side. The caller has checked the arguments and that an epoch covers the target.
-  // A put's answer is its data's own message (kSeparateDataBytes), complete once the buffer may be reused; null
-  // when the data went out with the request.
+  // A put's or an accumulate's answer is its data's own message (kSeparateDataBytes), complete once the buffer may
+  // be reused; null when the data went out with the request.
   Answer put(const OriginBuffer& origin, const TargetAccess& at);
   Answer get(const OriginBuffer& origin, const TargetAccess& at);
-  void accumulate(const OriginBuffer& origin, const TargetAccess& at, int op);
+  Answer accumulate(const OriginBuffer& origin, const TargetAccess& at, int op);
   // MPI_NO_OP sends no data: `origin.count` is 0 then.
   Answer get_accumulate(const OriginBuffer& origin, const OriginBuffer& result, const TargetAccess& at, int op);
   Answer compare_swap(const void* origin, const void* compare, const OriginBuffer& result, const TargetAccess& at);
@@ -134,9 +135,10 @@ class Channel {
   Answer expect_answer(int target, void* buf, std::size_t count, datatype::TypeRef type, int tag);
   // A put's data straight from the origin's buffer, watched like an answer (the synchronisation calls wait for it).
   Answer send_data(int target, const OriginBuffer& data, int tag);
-  // The target's receive of a put's data into `addr` (nullptr: an access outside a dynamic window's memory, whose
-  // bytes are dropped); the requests after it wait until it has landed.
-  void land(int origin, char* addr, std::size_t count, datatype::TypeRef type, int tag);
+  // The target's receive of a put's or an accumulate's data: a put's straight into `addr`, an accumulate's into
+  // scratch, applied once complete (addr nullptr: an access outside a dynamic window's memory, whose bytes are
+  // dropped); the requests after it wait until it has landed.
+  void land(int origin, const RequestHeader& h, char* addr, datatype::TypeRef type);
   int next_answer_tag();
   void await_answers(int target);  // -1: all targets
   void request_each(const std::vector<int>& targets, Kind kind, bool exclusive);
@@ -149,8 +151,14 @@ class Channel {
   bool listed_busy_ = false;     // in its list of channels with requests to apply or sends to finish
   std::deque<std::unique_ptr<Message>> incoming_;  // requests in arrival order, applied from the front
   std::deque<std::unique_ptr<Message>> outgoing_;  // sends not yet complete
-  std::unique_ptr<Message> landing_;               // the receive of a put's data, until it completes
-  int landing_from_ = 0;                           // its origin
+  struct Landing {  // the receive of a put's or an accumulate's data, until it completes
+    Message message;
+    int origin;
+    RequestHeader header;
+    char* addr;
+    datatype::TypeRef type;
+  };
+  std::unique_ptr<Landing> landing_;
   std::vector<Pending> pending_;
   std::uint64_t pending_erasures_ = 0;  // times await_answers erased from pending_
   int answer_tag_ = kFirstAnswerTag;

@@ -51,13 +51,14 @@ Status get(Window& w, const OriginBuffer& origin, const TargetAccess& at, Answer
   return {};
 }
 
-Status accumulate(Window& w, const OriginBuffer& origin, const TargetAccess& at, int op) {
+Status accumulate(Window& w, const OriginBuffer& origin, const TargetAccess& at, int op, Answer* answer) {
   if (Status s = check_access(w, at); !s.ok()) return s;
   if (w.direct()) {
     direct_accumulate(w, origin, at, op);
     return {};
   }
-  w.channel->accumulate(origin, at, op);
+  Answer a = w.channel->accumulate(origin, at, op);
+  if (answer) *answer = std::move(a);
   w.touched[at.target] = true;
   return {};
 }

@@ -8,10 +8,11 @@
 
 namespace strata::rma {
 
-// `answer` (put): complete once the origin's buffer may be reused (MPI_Rput), null when it may be at once.
+// `answer` (put, accumulate): complete once the origin's buffer may be reused (MPI_Rput, MPI_Raccumulate), null
+// when it may be at once.
 Status put(Window& w, const OriginBuffer& origin, const TargetAccess& at, Answer* answer = nullptr);
 Status get(Window& w, const OriginBuffer& origin, const TargetAccess& at, Answer* answer = nullptr);
-Status accumulate(Window& w, const OriginBuffer& origin, const TargetAccess& at, int op);
+Status accumulate(Window& w, const OriginBuffer& origin, const TargetAccess& at, int op, Answer* answer = nullptr);
 Status get_accumulate(Window& w, const OriginBuffer& origin, const OriginBuffer& result, const TargetAccess& at,
                       int op, Answer* answer = nullptr);
 Status compare_swap(Window& w, const void* origin, const void* compare, const OriginBuffer& result,

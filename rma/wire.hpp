@@ -2,8 +2,8 @@
 // origin to a target travels on the window's point-to-point context with tag kRequestTag, so the transport's
 // non-overtaking order (MPI-4.0 3.5) keeps an origin's operations, unlock, flush and complete in the order it
 // issued them. Answers (data of a get, a lock grant, an acknowledgement) come back with a tag the origin chose
-// for that one request, so it can post their receives straight into its buffers. A large put's data comes the
-// same way, from the origin to the target, in a message of its own with a tag the origin chose.
+// for that one request, so it can post their receives straight into its buffers. A large put's or accumulate's
+// data comes the same way, from the origin to the target, in a message of its own with a tag the origin chose.
 #pragma once
 #include <cstdint>
 
@@ -16,7 +16,7 @@ constexpr int kLastAnswerTag = (1 << 30) - 1;
 enum class Kind : std::uint8_t {
   Put,            // + target type + packed data, or its data in a message of its own (data_tag)
   Get,            // + target type; answer: the packed data
-  Accumulate,     // + target type + packed data
+  Accumulate,     // + target type + packed data, or its data in a message of its own (data_tag)
   GetAccumulate,  // + target type + packed data; answer: the old packed data
   CompareSwap,    // + target type + compare value + new value; answer: the old value
   Lock,           // answer (empty) when granted
@@ -32,7 +32,7 @@ struct RequestHeader {
   std::uint16_t unused = 0;
   std::int32_t op;           // Accumulate, GetAccumulate: the operator (datatype::OpKind)
   std::int32_t answer_tag;   // where an answer goes; 0 when none is due
-  std::int32_t data_tag = 0;  // Put: the tag of its data's own message; 0 when the data follows the header
+  std::int32_t data_tag = 0;  // Put, Accumulate: the tag of its data's own message; 0 when it follows the header
   std::int64_t disp;    // target displacement, in the target's disp_unit (absolute address on dynamic windows)
   std::uint64_t count;  // of the target type
 };

@@ -5,11 +5,12 @@
  * the first region and ends in the last, reads it back with MPI_Get, and accumulates (MPI_SUM) over the same span.
  * The target checks its buffers after a barrier: the run's ints and nothing outside it.
  *
- * Then, into a third buffer of which only the middle is attached: a put through derived types on both sides (every
- * other int of the origin into an indexed target of two blocks), large enough that Strata sends its data in a
- * message of its own (rma/channel.cpp); and, with Strata only (an erroneous program, MPI-4.0 12.2.4), a large and a
- * small put whose bytes start in the attached middle and end past it, and a get of the same span: the target drops
- * them, the get returns, nothing past the attached bytes changes, and a put after them lands. Any number of ranks. */
+ * Then, into a third buffer of which only the middle is attached: a put, then an accumulate (MPI_SUM) of the same
+ * data, through derived types on both sides (every other int of the origin into an indexed target of two blocks),
+ * large enough that Strata sends their data in messages of their own (rma/channel.cpp); and, with Strata only (an
+ * erroneous program, MPI-4.0 12.2.4), a large and a small put and a large accumulate whose bytes start in the
+ * attached middle and end past it, and a get of the same span: the target drops them, the get returns, nothing
+ * past the attached bytes changes, and a put after them lands. Any number of ranks. */
 #include "test_util.h"
 
 enum { HALF = 5000, RUN_START = 1000, RUN = 2 * HALF - 2000, THIRD = 1200, PIECES = 3 };
@@ -18,11 +19,12 @@ enum { GUARD = 64, MIDDLE = 40000, BLOCK = 12000, GAP = 5000, POISON = -5 };
 
 static int expected_typed(int origin, int i) { return origin * 7919 + 3 * i + 1; }
 
-/* The middle of the third buffer once the left neighbour's typed put and (with Strata) its accesses past the end
- * are done: the put's blocks at 0 and BLOCK + GAP, and the last put after the dropped ones at the end. */
+/* The middle of the third buffer once the left neighbour's typed put and accumulate and (with Strata) its accesses
+ * past the end are done: the blocks at 0 and BLOCK + GAP, doubled, and the last put after the dropped ones at the
+ * end. */
 static int expected_middle(int left, int i) {
-  if (i < BLOCK) return expected_typed(left, i);
-  if (i >= BLOCK + GAP && i < 2 * BLOCK + GAP) return expected_typed(left, i - GAP);
+  if (i < BLOCK) return 2 * expected_typed(left, i);
+  if (i >= BLOCK + GAP && i < 2 * BLOCK + GAP) return 2 * expected_typed(left, i - GAP);
 #ifdef STRATA
   if (i == MIDDLE - 1) return left + 1;
 #endif
@@ -42,12 +44,15 @@ static void put_typed(MPI_Win win, int rank, int right, MPI_Aint at) {
   CHECK_MPI(MPI_Type_commit(&two_blocks));
   CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
   CHECK_MPI(MPI_Put(src, 1, every_other, right, at, 1, two_blocks, win));
+  CHECK_MPI(MPI_Win_flush(right, win));
+  CHECK_MPI(MPI_Accumulate(src, 1, every_other, right, at, 1, two_blocks, MPI_SUM, win));
 #ifdef STRATA
   int *got = malloc(sizeof(int) * 2 * GUARD);
   for (int i = 0; i < 2 * GUARD; ++i) got[i] = POISON;
   const MPI_Aint near_end = MPI_Aint_add(at, (MPI_Aint)(MIDDLE - GUARD) * (MPI_Aint)sizeof(int));
   CHECK_MPI(MPI_Put(src, 3 * BLOCK, MPI_INT, right, near_end, 3 * BLOCK, MPI_INT, win));
   CHECK_MPI(MPI_Put(src, 2 * GUARD, MPI_INT, right, near_end, 2 * GUARD, MPI_INT, win));
+  CHECK_MPI(MPI_Accumulate(src, 3 * BLOCK, MPI_INT, right, near_end, 3 * BLOCK, MPI_INT, MPI_SUM, win));
   CHECK_MPI(MPI_Get(got, 2 * GUARD, MPI_INT, right, near_end, 2 * GUARD, MPI_INT, win));
   CHECK_MPI(MPI_Win_flush(right, win));
   for (int i = 0; i < 2 * GUARD; ++i) CHECK(got[i] == POISON);
