@@ -132,6 +132,12 @@ int Channel::next_answer_tag() {
   return tag;
 }
 
+int Channel::next_data_tag() {
+  const int tag = data_tag_;
+  data_tag_ = data_tag_ == kLastDataTag ? kFirstDataTag : data_tag_ + 1;
+  return tag;
+}
+
 Answer Channel::expect_answer(int target, void* buf, std::size_t count, datatype::TypeRef type, int tag) {
   auto r = std::make_shared<transport::Request>();
   r->kind = transport::RequestKind::Recv;
@@ -148,7 +154,7 @@ Answer Channel::expect_answer(int target, void* buf, std::size_t count, datatype
 
 Answer Channel::put(const OriginBuffer& origin, const TargetAccess& at) {
   const bool separate = datatype::wire_bytes(*at.type, at.count) >= kSeparateDataBytes;
-  const int data_tag = separate ? next_answer_tag() : 0;
+  const int data_tag = separate ? next_data_tag() : 0;
   const RequestHeader h{Kind::Put, 0, 0, 0, 0, data_tag, at.disp, at.count};
   send(at.target, request_bytes(h, &at, separate ? nullptr : &origin), kRequestTag);
   ++sent_to_[at.target];
@@ -181,7 +187,7 @@ Answer Channel::get(const OriginBuffer& origin, const TargetAccess& at) {
 
 Answer Channel::accumulate(const OriginBuffer& origin, const TargetAccess& at, int op) {
   const bool separate = datatype::wire_bytes(*at.type, at.count) >= kSeparateDataBytes;
-  const int data_tag = separate ? next_answer_tag() : 0;
+  const int data_tag = separate ? next_data_tag() : 0;
   const RequestHeader h{Kind::Accumulate, 0, 0, op, 0, data_tag, at.disp, at.count};
   send(at.target, request_bytes(h, &at, separate ? nullptr : &origin), kRequestTag);
   ++sent_to_[at.target];
@@ -361,10 +367,10 @@ bool Channel::take_requests() {
   return moved;
 }
 
-// Applies arrived requests in arrival order; one whose bytes are still coming, or a put whose data is, holds the
-// later ones back, and so does an Unlock or a Complete while answers to its origin are still leaving: they are sent
-// from the window's memory (send_from), which the lock the Unlock releases, or the access epoch the Complete ends,
-// lets processes change.
+// Applies arrived requests in arrival order; one whose bytes are still coming, or an operation whose data is, holds
+// the later ones back, and so does an Unlock or a Complete while answers to its origin are still leaving: they are
+// sent from the window's memory (send_from), which the lock the Unlock releases, or the access epoch the Complete
+// ends, lets processes change.
 bool Channel::apply_arrived() {
   bool moved = false;
   while (landed() && !incoming_.empty() && incoming_.front()->request.complete) {

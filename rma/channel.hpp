@@ -112,11 +112,11 @@ class Channel {
   bool sends_done();                   // drops the completed sends from outgoing_; true when none is left
   bool take_requests();
   bool apply_arrived();
-  bool landed();  // no put's data is still arriving (one that has arrived counts as applied then)
+  bool landed();  // no operation's data is still arriving (one whose data has arrived is applied then)
   static bool ends_access(const Message& m);  // an Unlock or a Complete
   bool answers_leaving(int origin) const;  // a send of ours to `origin` is not complete yet
   void apply(int origin, const char* bytes, std::size_t len);
-  // False while the operation is not complete: a put whose data is still arriving (land).
+  // False while the operation is not complete: its data is still arriving (land).
   bool apply_operation(int origin, const RequestHeader& h, const char* rest, std::size_t len);
   char* target_address(const RequestHeader& h, const datatype::Datatype& type) const;
 
@@ -133,13 +133,15 @@ class Channel {
   // A transport request over m's bytes, on this window's context; `rank`: ours for a send, the source for a receive.
   void bytes_request(Message& m, transport::RequestKind kind, int tag, int rank) const;
   Answer expect_answer(int target, void* buf, std::size_t count, datatype::TypeRef type, int tag);
-  // A put's data straight from the origin's buffer, watched like an answer (the synchronisation calls wait for it).
+  // A put's or an accumulate's data straight from the origin's buffer, watched like an answer (the synchronisation
+  // calls wait for it).
   Answer send_data(int target, const OriginBuffer& data, int tag);
   // The target's receive of a put's or an accumulate's data: a put's straight into `addr`, an accumulate's into
   // scratch, applied once complete (addr nullptr: an access outside a dynamic window's memory, whose bytes are
   // dropped); the requests after it wait until it has landed.
   void land(int origin, const RequestHeader& h, char* addr, datatype::TypeRef type);
   int next_answer_tag();
+  int next_data_tag();
   void await_answers(int target);  // -1: all targets
   void request_each(const std::vector<int>& targets, Kind kind, bool exclusive);
   bool all_completed(const std::vector<int>& origins) const;  // each origin's Complete arrived
@@ -162,6 +164,7 @@ class Channel {
   std::vector<Pending> pending_;
   std::uint64_t pending_erasures_ = 0;  // times await_answers erased from pending_
   int answer_tag_ = kFirstAnswerTag;
+  int data_tag_ = kFirstDataTag;
   std::vector<std::uint64_t> sent_to_;       // operations sent to each target, ever
   std::vector<std::uint64_t> applied_from_;  // operations applied from each origin, ever
   std::vector<int> posts_from_;              // Post messages arrived from each target, not yet consumed

@@ -3,10 +3,10 @@
 // (pack, ring, unpack at the target), complete at origin and target when the call returns, with no work at the
 // target. So the synchronisation calls need nothing more for them: the epoch's opening (fence's closing barrier, a
 // granted lock, the target's Post) has already let the origin write, and there is nothing to wait for at its close.
-// Only gets of 32 KiB or more and puts of 128 KiB or more (a call costs microseconds whatever its size; see the .cpp)
-// to contiguous target bytes go this way; the origin's side goes through a packed copy when it is not contiguous. Smaller ones, accumulates (applied by
-// the target, for their atomicity), dynamic windows (whose attached memory only the target knows) and every operation
-// once the kernel has refused go by messages (rma/channel.hpp).
+// Only gets of 32 KiB or more and puts of 128 KiB or more (a call costs microseconds whatever its size; see the
+// .cpp) to contiguous target bytes go this way; the origin's side goes through a packed copy when it is not
+// contiguous. Smaller ones, accumulates (applied by the target, for their atomicity), dynamic windows (whose attached
+// memory only the target knows) and every operation once the kernel has refused go by messages (rma/channel.hpp).
 #pragma once
 #include <sys/types.h>
 

@@ -3,7 +3,10 @@
 // non-overtaking order (MPI-4.0 3.5) keeps an origin's operations, unlock, flush and complete in the order it
 // issued them. Answers (data of a get, a lock grant, an acknowledgement) come back with a tag the origin chose
 // for that one request, so it can post their receives straight into its buffers. A large put's or accumulate's
-// data comes the same way, from the origin to the target, in a message of its own with a tag the origin chose.
+// data goes the other way, from the origin to the target, in a message of its own with a tag the origin chose from
+// a range of its own: each process numbers its tags by itself, and a process is the origin of some operations and
+// the target of others on one window, so a data tag taken from the answers' range would match an answer the
+// target waits for from the same process (a put's data landing in the target's own get).
 #pragma once
 #include <cstdint>
 
@@ -11,7 +14,9 @@ namespace strata::rma {
 
 constexpr int kRequestTag = 0;
 constexpr int kFirstAnswerTag = 1;
-constexpr int kLastAnswerTag = (1 << 30) - 1;
+constexpr int kLastAnswerTag = (1 << 29) - 1;
+constexpr int kFirstDataTag = 1 << 29;
+constexpr int kLastDataTag = (1 << 30) - 1;
 
 enum class Kind : std::uint8_t {
   Put,            // + target type + packed data, or its data in a message of its own (data_tag)

@@ -2,9 +2,10 @@
 # pattern and layout, loads and stores through each synchronisation style, locks, bad input, error handlers, windows
 # per simulated node, segment clean-up, MPI_Alloc_mem; one-sided communication on every flavor (rma_ops,
 # rma_request_ops, rma_bad_input), also across simulated nodes and with the rendezvous through the rings; accesses
-# across side-by-side regions of a dynamic window (rma_dynamic_regions); MAXLOC and MINLOC on the padded pair types
-# (rma_pair_types); dozens of windows in lock_all at once, freed and created between rounds (rma_many_windows); a get's data as it was in the epoch when the target writes right after its end
-# (rma_get_epoch_end). Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and strata_mpi_failure_test() are
+# across side-by-side regions of a dynamic window (rma_dynamic_regions); operations both ways at once between
+# partners (rma_both_ways); MAXLOC and MINLOC on the padded pair types (rma_pair_types); dozens of windows in
+# lock_all at once, freed and created between rounds (rma_many_windows); a get's data as it was in the epoch when the
+# target writes right after its end (rma_get_epoch_end). Included from tests/mpi/CMakeLists.txt, so strata_mpi_test() and strata_mpi_failure_test() are
 # available; names follow mpi.<program>.np<N>[.nodes2.<map-by>][.<variant>].
 # tests/integration/win_cleanup.sh checks /dev/shm after whole jobs (freed windows, finalize, a killed rank).
 
@@ -22,6 +23,7 @@ set(STRATA_RMA_TEST_PROGRAMS
     rma_one_way
     rma_get_epoch_end
     rma_dynamic_regions
+    rma_both_ways
     rma_pair_types
     rma_many_windows)
 
@@ -78,6 +80,14 @@ foreach(program rma_dynamic_regions rma_pair_types)
   endforeach()
   strata_mpi_test(${program} NP 4 NODES node)
 endforeach()
+
+# Operations both ways at once between partners: one's answers and the other's data cross on one window.
+foreach(np 2 3 4)
+  strata_mpi_test(rma_both_ways NP ${np})
+endforeach()
+strata_mpi_test(rma_both_ways NP 4 NODES node)
+strata_mpi_test(rma_both_ways NP 4 NOCMA)
+strata_mpi_test(rma_both_ways NP 2 P2PPIECES)
 
 # The target writes as soon as its side of the epoch ends: across nodes and, without cross-memory attach, on one.
 strata_mpi_test(rma_get_epoch_end NP 2 NODES node)
