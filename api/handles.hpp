@@ -91,6 +91,7 @@ struct ApiRequest : transport::Request {
   MPI_Comm comm = MPI_COMM_NULL;
   bool collective = false;   // a nonblocking collective: MPI_Cancel and MPI_Request_free are erroneous (MPI-4.0 6.12)
   bool buffered = false;     // MPI_Bsend_init: MPI_Start runs start_buffered (bsend.cpp)
+  bool one_sided = false;    // MPI_Rput, MPI_Rget, ...: the engine never saw it, and MPI_Cancel refuses it
   std::string failure;       // why it failed, when status.error says it did and no generic message fits
   int added_code = 0;        // the failure as a code the program added (MPI_Add_error_code): returned unchanged
   // A collective's request (nonblocking or persistent): what it runs. A persistent one keeps it, built at init, and

@@ -372,6 +372,11 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
     check.fail(MPI_ERR_REQUEST, "cannot cancel an active collective request (nonblocking or persistent)");
   if (check.ok() && pending(r) && !r->complete && r->partitioned)  // MPI-4.0 4.2.2
     check.fail(MPI_ERR_REQUEST, "cannot cancel an active partitioned request");
+  // MPI_Cancel takes back a send or a receive (MPI-4.0 3.8.4); nothing takes back a one-sided operation. Open MPI 4.1
+  // answers MPI_ERR_REQUEST, MPICH 4.0.2 an internal error.
+  if (check.ok() && pending(r) && r->one_sided)
+    check.fail(MPI_ERR_REQUEST, "cannot cancel a request-based RMA operation (MPI_Rput, MPI_Rget, MPI_Raccumulate, "
+                                "MPI_Rget_accumulate)");
   if (!check.ok()) return check.raise();
   // A receive or send that no one has matched yet is cancelled (a send once its receiver's progress has taken it
   // back); a matched one, or a send already gone out eagerly, completes as usual (MPI-4.0 3.8.4 allows both).

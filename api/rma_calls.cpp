@@ -86,6 +86,7 @@ MPI_Request rma_request(rma::Answer answer) {
   r->kind = transport::RequestKind::Send;  // its status says nothing but that it completed (MPI-4.0 12.4)
   r->comm = MPI_COMM_SELF;
   r->active = true;
+  r->one_sided = true;
   complete_when(r, [answer = std::move(answer)](ApiRequest&) { return answer == nullptr || answer->complete; });
   return add_request(r);
 }

@@ -372,7 +372,7 @@ bool Channel::take_requests() {
 // sent from the window's memory (send_from), which the lock the Unlock releases, or the access epoch the Complete
 // ends, lets processes change.
 bool Channel::apply_arrived() {
-  bool moved = false;
+  bool moved = landing_ != nullptr && landed();  // an operation's data has just landed
   while (landed() && !incoming_.empty() && incoming_.front()->request.complete) {
     if (ends_access(*incoming_.front()) && answers_leaving(incoming_.front()->request.status.source)) break;
     std::unique_ptr<Message> in = std::move(incoming_.front());
@@ -395,6 +395,14 @@ void Channel::land(int origin, const RequestHeader& h, char* addr, datatype::Typ
     m.request.type = landing_->type;
   }
   transport::engine().start_recv(&m.request);
+}
+
+void Channel::finish_landing(std::pair<std::uintptr_t, std::size_t> region) {
+  runtime::wait_until([&] {
+    if (!landing_) return true;
+    const auto at = reinterpret_cast<std::uintptr_t>(landing_->addr);
+    return (at < region.first || at >= region.first + region.second) || landed();
+  });
 }
 
 bool Channel::landed() {

@@ -58,7 +58,8 @@ struct TargetAccess {
   const datatype::Datatype* type;
 };
 
-// An operation's answer (the data of a get), complete when it has arrived: MPI_Rget's request watches it.
+// An operation's answer (the data of a get), complete when it has arrived, or a put's or an accumulate's data sent
+// in a message of its own, complete when it has left: request-based operations' requests watch it.
 using Answer = std::shared_ptr<transport::Request>;
 
 class Channel {
@@ -72,6 +73,8 @@ class Channel {
   Channel& operator=(const Channel&) = delete;
 
   TargetMemory& memory() { return memory_; }
+  // Waits until no operation's data is landing in `region` (address, bytes): MPI_Win_detach.
+  void finish_landing(std::pair<std::uintptr_t, std::size_t> region);
 
   // Origin side. The caller has checked the arguments and that an epoch covers the target.
   // A put's or an accumulate's answer is its data's own message (kSeparateDataBytes), complete once the buffer may
