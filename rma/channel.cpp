@@ -153,9 +153,13 @@ Answer Channel::expect_answer(int target, void* buf, std::size_t count, datatype
 }
 
 Answer Channel::put(const OriginBuffer& origin, const TargetAccess& at) {
+  return send_with_data(Kind::Put, 0, origin, at);
+}
+
+Answer Channel::send_with_data(Kind kind, int op, const OriginBuffer& origin, const TargetAccess& at) {
   const bool separate = datatype::wire_bytes(*at.type, at.count) >= kSeparateDataBytes;
   const int data_tag = separate ? next_data_tag() : 0;
-  const RequestHeader h{Kind::Put, 0, 0, 0, 0, data_tag, at.disp, at.count};
+  const RequestHeader h{kind, 0, 0, op, 0, data_tag, at.disp, at.count};
   send(at.target, request_bytes(h, &at, separate ? nullptr : &origin), kRequestTag);
   ++sent_to_[at.target];
   return separate ? send_data(at.target, origin, data_tag) : nullptr;
@@ -186,12 +190,7 @@ Answer Channel::get(const OriginBuffer& origin, const TargetAccess& at) {
 }
 
 Answer Channel::accumulate(const OriginBuffer& origin, const TargetAccess& at, int op) {
-  const bool separate = datatype::wire_bytes(*at.type, at.count) >= kSeparateDataBytes;
-  const int data_tag = separate ? next_data_tag() : 0;
-  const RequestHeader h{Kind::Accumulate, 0, 0, op, 0, data_tag, at.disp, at.count};
-  send(at.target, request_bytes(h, &at, separate ? nullptr : &origin), kRequestTag);
-  ++sent_to_[at.target];
-  return separate ? send_data(at.target, origin, data_tag) : nullptr;
+  return send_with_data(Kind::Accumulate, op, origin, at);
 }
 
 Answer Channel::get_accumulate(const OriginBuffer& origin, const OriginBuffer& result, const TargetAccess& at,

@@ -136,6 +136,9 @@ class Channel {
   // A transport request over m's bytes, on this window's context; `rank`: ours for a send, the source for a receive.
   void bytes_request(Message& m, transport::RequestKind kind, int tag, int rank) const;
   Answer expect_answer(int target, void* buf, std::size_t count, datatype::TypeRef type, int tag);
+  // A put or an accumulate: its request with the data packed behind it, or, from kSeparateDataBytes, followed by the
+  // data in a message of its own (send_data).
+  Answer send_with_data(Kind kind, int op, const OriginBuffer& origin, const TargetAccess& at);
   // A put's or an accumulate's data straight from the origin's buffer, watched like an answer (the synchronisation
   // calls wait for it).
   Answer send_data(int target, const OriginBuffer& data, int tag);
