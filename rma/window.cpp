@@ -383,8 +383,11 @@ Status detach(Window& w, const void* base) {
   const auto lo = reinterpret_cast<std::uintptr_t>(base);
   const auto it = std::find_if(regions.begin(), regions.end(), [&](const auto& r) { return r.first == lo; });
   if (it == regions.end()) return error(kErrRmaAttach, "no region attached to this window starts at that address");
-  w.channel->finish_landing(*it);  // an erroneous program's put into it must not land in memory the caller frees
-  regions.erase(it);
+  // An erroneous program's put into it must not land in memory the caller frees. By value: another thread may attach
+  // while this one waits.
+  const std::pair<std::uintptr_t, std::size_t> region = *it;
+  w.channel->finish_landing(region);
+  std::erase(regions, region);
   return {};
 }
 
